@@ -1,0 +1,146 @@
+//! Reference `search_memory` latency at 1k, 10k and 100k stored events, and the inspecting
+//! decorator's overhead on the same search.
+//!
+//! Every store holds sessions of 10 events of 8 words drawn from a 5,000-word vocabulary; the
+//! word `needle` is in exactly 10 events whatever the store's size, so a search for it should
+//! cost the same at every size (an inverted index), while `common` (in 1% of events) grows.
+//!
+//! Run with `cargo bench --bench reference_search`.
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use memory_conformance::{
+    Event, InMemoryMemoryService, InspectingMemoryService, MemoryService, Session,
+};
+use tokio::runtime::Runtime;
+
+const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
+const EVENTS_PER_SESSION: usize = 10;
+
+/// A word made of ASCII letters only, distinct for every `n`.
+fn word(mut n: usize) -> String {
+    let mut letters = String::from("w");
+    loop {
+        letters.push(char::from(b'a' + (n % 26) as u8));
+        n /= 26;
+        if n == 0 {
+            return letters;
+        }
+    }
+}
+
+fn text_of(event: usize, total: usize) -> String {
+    let mut words: Vec<String> = (0..8)
+        .map(|k| word((event * 7 + k * 131) % 5_000))
+        .collect();
+    if event.is_multiple_of(total / 10) {
+        words.push("needle".into());
+    }
+    if event.is_multiple_of(100) {
+        words.push("common".into());
+    }
+    words.join(" ")
+}
+
+fn filled(runtime: &Runtime, total: usize) -> InMemoryMemoryService {
+    let memory = InMemoryMemoryService::new();
+    runtime.block_on(async {
+        for s in 0..total / EVENTS_PER_SESSION {
+            let events = (0..EVENTS_PER_SESSION)
+                .map(|e| Event::text("user", text_of(s * EVENTS_PER_SESSION + e, total)));
+            let session = Session::new("bench", "u-1", format!("s-{s}")).with_events(events);
+            memory.add_session_to_memory(&session).await.expect("add");
+        }
+    });
+    memory
+}
+
+fn search(runtime: &Runtime, memory: &impl MemoryService, query: &str) -> usize {
+    runtime.block_on(async {
+        memory
+            .search_memory(black_box("bench"), black_box("u-1"), black_box(query))
+            .await
+            .expect("search")
+            .memories
+            .len()
+    })
+}
+
+fn reference_search(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    let mut group = c.benchmark_group("reference_search");
+    for total in SIZES {
+        let memory = filled(&runtime, total);
+        assert_eq!(search(&runtime, &memory, "needle"), 10);
+        assert_eq!(search(&runtime, &memory, "common"), total / 100);
+        group.bench_with_input(
+            BenchmarkId::new("needle_10_hits", total),
+            &memory,
+            |b, m| b.iter(|| search(&runtime, m, "needle")),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("common_1pct_hits", total),
+            &memory,
+            |b, m| b.iter(|| search(&runtime, m, "common")),
+        );
+        group.bench_with_input(BenchmarkId::new("miss_0_hits", total), &memory, |b, m| {
+            b.iter(|| search(&runtime, m, "absent coffee?"))
+        });
+    }
+    group.finish();
+}
+
+fn reference_add(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    let mut group = c.benchmark_group("reference_add");
+    for total in SIZES {
+        let memory = filled(&runtime, total);
+        let session = Session::new("bench", "u-1", "s-readd")
+            .with_events((0..EVENTS_PER_SESSION).map(|e| Event::text("user", text_of(e, total))));
+        group.bench_with_input(
+            BenchmarkId::new("readd_session_of_10", total),
+            &memory,
+            |b, m| {
+                b.iter(|| {
+                    runtime
+                        .block_on(m.add_session_to_memory(black_box(&session)))
+                        .expect("add")
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+fn decorator_overhead(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    let mut group = c.benchmark_group("decorator_overhead");
+    let total = 10_000;
+    let plain = filled(&runtime, total);
+    let inspected = InspectingMemoryService::new(filled(&runtime, total));
+    group.bench_function("plain_needle", |b| {
+        b.iter(|| search(&runtime, &plain, "needle"))
+    });
+    group.bench_function("inspected_needle_no_subscriber", |b| {
+        b.iter(|| search(&runtime, &inspected, "needle"))
+    });
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(std::io::sink)
+        .finish();
+    tracing::subscriber::with_default(subscriber, || {
+        group.bench_function("inspected_needle_fmt_subscriber", |b| {
+            b.iter(|| search(&runtime, &inspected, "needle"))
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, reference_search, reference_add, decorator_overhead);
+criterion_main!(benches);

@@ -1,0 +1,68 @@
+use std::error::Error;
+use std::fmt;
+
+/// Why a memory call failed.
+///
+/// ```
+/// use memory_conformance::MemoryError;
+/// assert_eq!(MemoryError::NotInitialized.to_string(), "Memory service is not initialized.");
+/// let io = std::io::Error::other("disk full");
+/// let err = MemoryError::backend_with_source("cannot write session s-1", io);
+/// assert_eq!(err.to_string(), "memory backend failed: cannot write session s-1");
+/// assert_eq!(std::error::Error::source(&err).unwrap().to_string(), "disk full");
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum MemoryError {
+    /// A memory call was made where no memory service is configured (ADK's
+    /// `IllegalStateException("Memory service is not initialized.")`).
+    NotInitialized,
+    /// The backend itself failed: storage, network, a child process, bad data.
+    Backend {
+        /// What went wrong, for a person.
+        message: String,
+        /// The underlying error, when there is one.
+        source: Option<Box<dyn Error + Send + Sync + 'static>>,
+    },
+}
+
+impl MemoryError {
+    /// A backend failure described by `message`.
+    pub fn backend(message: impl Into<String>) -> Self {
+        Self::Backend {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// A backend failure described by `message`, caused by `source`.
+    pub fn backend_with_source(
+        message: impl Into<String>,
+        source: impl Into<Box<dyn Error + Send + Sync + 'static>>,
+    ) -> Self {
+        Self::Backend {
+            message: message.into(),
+            source: Some(source.into()),
+        }
+    }
+}
+
+impl fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotInitialized => f.write_str("Memory service is not initialized."),
+            Self::Backend { message, .. } => write!(f, "memory backend failed: {message}"),
+        }
+    }
+}
+
+impl Error for MemoryError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            Self::NotInitialized => None,
+            Self::Backend { source, .. } => {
+                source.as_deref().map(|err| err as &(dyn Error + 'static))
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! Prove how an AI agent's long-term memory backend behaves.
+//!
+//! Agent frameworks (Google's ADK in Java, Python, JS, Go, and ADK-Rust) give agents a memory
+//! service with two calls: add a session's events to memory, and search memory by app, user
+//! and query. Every implementation answers them differently. This crate holds:
+//!
+//! - the ADK memory model ([`Session`], [`Event`], [`Content`], [`Part`], [`MemoryEntry`],
+//!   [`SearchMemoryResponse`]) and the [`MemoryService`] trait;
+//! - [`InMemoryMemoryService`], the reference backend, with its [`tokenize`] rules;
+//! - inspection: [`InspectingMemoryService`] (logging that never leaks content by default, and
+//!   [`diagnose`](InspectingMemoryService::diagnose)), [`explain`] for dead query tokens, and
+//!   the tool-side [`ToolContext`] and [`load_memory`].
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), memory_conformance::MemoryError> {
+//! use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Session};
+//! let memory = InMemoryMemoryService::new();
+//! let monday = Session::new("support", "u-42", "s-1")
+//!     .with_event(Event::text("user", "My favourite coffee is a flat white."));
+//! memory.add_session_to_memory(&monday).await?;
+//! assert_eq!(memory.search_memory("support", "u-42", "coffee").await?.memories.len(), 1);
+//! assert_eq!(memory.search_memory("support", "42", "coffee").await?.memories.len(), 0);
+//! assert_eq!(memory.search_memory("support", "u-42", "coffee?").await?.memories.len(), 0);
+//! assert_eq!(memory_conformance::explain("coffee?"), ["coffee?"]);
+//! # Ok(())
+//! # }
+//! ```
+
+#![warn(missing_docs)]
+
+mod error;
+mod explain;
+mod in_memory;
+pub mod inspect;
+mod model;
+mod service;
+pub mod tokenize;
+mod tool;
+
+pub use async_trait::async_trait;
+pub use jiff::Timestamp;
+
+pub use error::MemoryError;
+pub use explain::{DeadReason, TokenExplanation, explain, explain_tokens};
+pub use in_memory::InMemoryMemoryService;
+pub use inspect::{Diagnosis, InspectingMemoryService, Verdict};
+pub use model::{Content, Event, MemoryEntry, MemoryKey, Part, SearchMemoryResponse, Session};
+pub use service::MemoryService;
+pub use tool::{LoadMemoryResponse, ToolContext, load_memory};

@@ -1,0 +1,67 @@
+//! The reference backend's two tokenisation rules, shared by the backend, [`explain`](crate::explain),
+//! the inspecting decorator and the harness, so that all of them agree by construction.
+//!
+//! - **Query rule** ([`query_tokens`]): lowercase (full Unicode), split on runs of ASCII
+//!   whitespace (space, `\t`, `\n`, `\x0B`, `\f`, `\r`, as Java's `\s`), drop empty tokens.
+//!   Punctuation stays attached: `coffee?` is one token.
+//! - **Event rule** ([`event_words`]): every run of `[A-Za-z]+` in a text part, ASCII-lowercased.
+//!   Digits, `_`, accented and non-Latin letters separate words.
+//!
+//! A query token matches an event when it equals one of the event's words, so a token that is
+//! not made only of ASCII letters can never match ([`can_match`]).
+//!
+//! ```
+//! use memory_conformance::tokenize::{can_match, event_words, query_tokens};
+//! assert_eq!(query_tokens("Where's order 4417?"), ["where's", "order", "4417?"]);
+//! assert_eq!(event_words("Order 4417 shipped, café flat-white").collect::<Vec<_>>(),
+//!            ["order", "shipped", "caf", "flat", "white"]);
+//! assert!(can_match("order") && !can_match("where's"));
+//! ```
+
+/// Whether `c` separates query tokens: the six ASCII whitespace characters of Java's `\s`.
+///
+/// Unlike [`char::is_ascii_whitespace`], this includes the vertical tab `\x0B`. Unicode spaces
+/// such as U+00A0 do not separate tokens.
+pub fn is_query_separator(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r')
+}
+
+/// The query's tokens under the query rule: lowercased, split on ASCII whitespace, non-empty.
+pub fn query_tokens(query: &str) -> Vec<String> {
+    query
+        .to_lowercase()
+        .split(is_query_separator)
+        .filter(|token| !token.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The query's tokens before lowercasing, without allocating. Splitting first and lowercasing
+/// each token gives the same tokens as [`query_tokens`]: no character lowercases to whitespace.
+pub(crate) fn raw_query_tokens(query: &str) -> impl Iterator<Item = &str> {
+    query
+        .split(is_query_separator)
+        .filter(|token| !token.is_empty())
+}
+
+/// [`can_match`] for a token of [`raw_query_tokens`], lowercasing only when it is not ASCII.
+pub(crate) fn raw_token_can_match(token: &str) -> bool {
+    if token.is_ascii() {
+        can_match(token)
+    } else {
+        can_match(&token.to_lowercase())
+    }
+}
+
+/// The words of one text under the event rule: each run of ASCII letters, lowercased.
+pub fn event_words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|word| !word.is_empty())
+        .map(str::to_ascii_lowercase)
+}
+
+/// Whether a query token (as produced by [`query_tokens`]) can ever equal an event word:
+/// it must be non-empty and made only of ASCII letters.
+pub fn can_match(token: &str) -> bool {
+    !token.is_empty() && token.bytes().all(|b| b.is_ascii_alphabetic())
+}
