@@ -29,11 +29,15 @@
 
 #![warn(missing_docs)]
 
+pub mod conformance;
 mod error;
 mod explain;
 mod in_memory;
 pub mod inspect;
 mod model;
+pub mod probe;
+pub mod process;
+pub mod profile;
 mod service;
 pub mod tokenize;
 mod tool;
@@ -41,10 +45,20 @@ mod tool;
 pub use async_trait::async_trait;
 pub use jiff::Timestamp;
 
+pub use conformance::rules;
+pub use conformance::{Gate, RuleFailure, Subject};
 pub use error::MemoryError;
 pub use explain::{DeadReason, TokenExplanation, explain, explain_tokens};
 pub use in_memory::InMemoryMemoryService;
 pub use inspect::{Diagnosis, InspectingMemoryService, Verdict};
 pub use model::{Content, Event, MemoryEntry, MemoryKey, Part, SearchMemoryResponse, Session};
+pub use process::ProcessMemoryService;
+pub use profile::Profile;
 pub use service::MemoryService;
 pub use tool::{LoadMemoryResponse, ToolContext, load_memory};
+
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::conformance::GateMain;
+    pub use insta;
+}

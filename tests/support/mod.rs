@@ -1,6 +1,8 @@
 //! Helpers shared by the kit's integration tests.
 #![allow(dead_code)]
 
+pub mod deviants;
+
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 

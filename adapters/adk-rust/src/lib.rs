@@ -1,0 +1,41 @@
+//! ADK-Rust's memory services as memory-conformance backends.
+//!
+//! [`AdkRustMemory`] puts any `adk_memory::MemoryService` behind memory-conformance's
+//! `MemoryService`, mapping sessions to adk-memory entries and back as its documentation
+//! states. Two gates prove how adk-memory 2.3.0's services behave, each against its profile:
+//! `tests/conformance_in_memory.rs` (`InMemoryMemoryService`,
+//! `Profile::adk_rust_in_memory()`) and `tests/conformance_sqlite.rs`
+//! (`SqliteMemoryService` on a file, `Profile::adk_rust_sqlite()`). The rules they break are
+//! declared in [`IN_MEMORY_KNOWN_VIOLATIONS`] and [`SQLITE_KNOWN_VIOLATIONS`], and
+//! [`in_memory_gate`] and [`sqlite_gate`] give the same declarations to reports.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), memory_conformance::MemoryError> {
+//! use memory_conformance::{Event, MemoryService, Session};
+//! use memory_conformance_adk_rust::AdkRustMemory;
+//!
+//! let path = std::env::temp_dir().join(format!("adk-rust-doc-{}.db", std::process::id()));
+//! let memory = AdkRustMemory::open_sqlite(&path).await?;
+//! let monday = Session::new("support", "u-42", "s-1").with_event(Event::text("user", "a flat white, please"));
+//! memory.add_session_to_memory(&monday).await?;
+//! memory.add_session_to_memory(&monday).await?; // SqliteMemoryService appends on re-add
+//! assert_eq!(memory.search_memory("support", "u-42", "white").await?.memories.len(), 2);
+//! # drop(memory);
+//! # let _ = std::fs::remove_file(&path);
+//! # Ok(())
+//! # }
+//! ```
+
+#![warn(missing_docs)]
+
+mod gates;
+mod mapping;
+mod memory;
+mod time;
+
+pub use gates::{
+    IN_MEMORY_KNOWN_VIOLATIONS, SQLITE_KNOWN_VIOLATIONS, SQLITE_OP_TIMEOUT, gate_database,
+    in_memory_gate, sqlite_gate,
+};
+pub use memory::AdkRustMemory;

@@ -1,0 +1,32 @@
+use memory_conformance::Profile;
+use memory_conformance::profile::{Limit, Order, QueryTerms, WordRule};
+
+use crate::DEFAULT_RESULT_LIMIT;
+
+/// What [`SqliteFts5MemoryService`](crate::SqliteFts5MemoryService) declares about itself,
+/// with the default settings, opened on a file: structured keys and replace on re-add (as the
+/// reference), FTS5 `unicode61` words (case and Latin diacritics folded, digits are words,
+/// punctuation separates) for stored text and queries alike, any word, text parts only, the
+/// [`DEFAULT_RESULT_LIMIT`] best by bm25, durable and shared between instances on one file.
+///
+/// ```
+/// let profile = memory_sqlite_fts5::profile();
+/// assert_eq!(profile.name, "sqlite-fts5");
+/// println!("{profile}");
+/// ```
+pub fn profile() -> Profile {
+    let mut profile = Profile::reference()
+        .named("sqlite-fts5")
+        .with_provenance(concat!("memory-sqlite-fts5 ", env!("CARGO_PKG_VERSION")));
+    profile.event_words = WordRule::FullText {
+        remove_diacritics: 2,
+    };
+    profile.query_terms = QueryTerms::Words {
+        non_ascii_substring: false,
+    };
+    profile.limit = Limit::AtMost(DEFAULT_RESULT_LIMIT);
+    profile.order = Order::Relevance;
+    profile.capabilities.durable = true;
+    profile.capabilities.shared = true;
+    profile
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs the bridged backends the gates of memory-conformance-bridges run, pinned, into
+# folders git ignores:
+#   bridges/adk-python/.venv         google-adk 2.13.0 and its locked dependencies (PyPI)
+#   bridges/adk-js/node_modules      @google/adk 2.0.0 and its locked dependencies (npm)
+# Idempotent: a backend whose pins have not changed since it was installed is skipped.
+# Needs python3 (with venv) and node 20+ with npm; fails loudly when a registry cannot be reached.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+fail() {
+  printf 'bridges/install.sh: %s\n' "$*" >&2
+  exit 1
+}
+
+# The digest of the files that pin a backend: the install stamp holds it.
+pins() { cat "$@" | sha256sum | cut -d' ' -f1; }
+
+install_python() {
+  local venv=adk-python/.venv stamp=adk-python/.venv/installed-pins
+  local want
+  want="$(pins adk-python/requirements.txt adk-python/constraints.txt)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$venv/bin/python" ]; then
+    echo "adk-python: google-adk already installed in bridges/$venv"
+    return
+  fi
+  command -v python3 >/dev/null || fail "python3 is not on the PATH (ADK Python needs Python 3.10 or later)"
+  echo "adk-python: installing google-adk into bridges/$venv (PyPI)"
+  rm -f "$stamp"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv" ||
+    fail "python3 cannot create a virtual environment (on Debian: apt-get install python3-venv)"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
+    --retries 2 --timeout 30 -r adk-python/requirements.txt -c adk-python/constraints.txt ||
+    fail "pip could not install google-adk: is PyPI reachable? (see pip's message above)"
+  printf '%s\n' "$want" >"$stamp"
+}
+
+install_js() {
+  local stamp=adk-js/node_modules/.installed-pins
+  local want
+  want="$(pins adk-js/package.json adk-js/package-lock.json)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    echo "adk-js: @google/adk already installed in bridges/adk-js/node_modules"
+    return
+  fi
+  command -v node >/dev/null || fail "node is not on the PATH (ADK JS needs Node.js 20 or later)"
+  command -v npm >/dev/null || fail "npm is not on the PATH"
+  echo "adk-js: installing @google/adk into bridges/adk-js/node_modules (npm)"
+  (cd adk-js && npm ci --no-audit --no-fund --loglevel=error --fetch-retries=2 \
+    --fetch-retry-mintimeout=2000 --fetch-retry-maxtimeout=10000 --fetch-timeout=30000) ||
+    fail "npm could not install @google/adk: is the npm registry reachable? (see npm's message above)"
+  printf '%s\n' "$want" >"$stamp"
+}
+
+install_python
+install_js

@@ -1,0 +1,141 @@
+//! Starting a bridged backend once per process and handing each case a fresh store of it.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use memory_conformance::conformance::Namespace;
+use memory_conformance::process::ProcessBridge;
+use memory_conformance::{
+    Gate, MemoryError, MemoryService, Profile, SearchMemoryResponse, Session, Subject, async_trait,
+};
+use tokio::sync::OnceCell;
+
+/// The command that installs every bridged backend, from the repository's root.
+pub(crate) const INSTALL: &str = "bash bridges/install.sh";
+
+/// How long the child may take to answer one request (`hello` includes the package's import).
+const BRIDGE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How long the harness waits for one call: longer than the bridge's own timeout, so a hung
+/// child is reported by the bridge, with its stderr.
+const OP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A backend in another language, run through the process bridge.
+pub(crate) struct Bridged {
+    /// The backend's name, as the child says in `hello`.
+    pub(crate) name: &'static str,
+    /// The version the child must report in `hello`: the one the profile was verified with.
+    pub(crate) version: &'static str,
+    /// Whether it is installed here; `Err` says how to install it.
+    pub(crate) installed: fn() -> Result<(), String>,
+    /// The child's command.
+    pub(crate) command: fn() -> Command,
+    /// The one child of this process, started on first use.
+    pub(crate) child: &'static OnceCell<Result<ProcessBridge, String>>,
+}
+
+impl Bridged {
+    /// The gate of the backend: every rule against `profile`, with its known violations, and
+    /// every test ignored, with the install command, where it is not installed.
+    pub(crate) fn gate(&'static self, profile: Profile, known_violations: &[(&str, &str)]) -> Gate {
+        let subject =
+            Subject::namespaced(self.name, profile, move |namespace| self.open(namespace))
+                .op_timeout(OP_TIMEOUT);
+        let gate = known_violations
+            .iter()
+            .fold(Gate::new(subject), |gate, (rule, reason)| {
+                gate.known_violation(*rule, *reason)
+            });
+        match (self.installed)() {
+            Ok(()) => gate,
+            Err(reason) => gate.unavailable(reason),
+        }
+    }
+
+    /// A fresh store of the backend's child (started on first use). When the child cannot
+    /// be started or the store cannot be reset, every call of the returned service fails
+    /// with the reason.
+    pub(crate) async fn open(&'static self, namespace: Namespace) -> Arc<dyn MemoryService> {
+        let child = self.child.get_or_init(|| self.start()).await;
+        let store = match child {
+            Ok(bridge) => bridge.store(namespace.as_str()).await.map_err(message),
+            Err(reason) => Err(reason.clone()),
+        };
+        match store {
+            Ok(store) => Arc::new(store),
+            Err(reason) => Arc::new(Unreachable(reason)),
+        }
+    }
+
+    async fn start(&'static self) -> Result<ProcessBridge, String> {
+        (self.installed)()?;
+        let bridge = ProcessBridge::spawn_with_timeout((self.command)(), BRIDGE_TIMEOUT)
+            .await
+            .map_err(message)?;
+        if bridge.version() != self.version {
+            return Err(format!(
+                "the {} bridge runs {}, but its profile was verified against {}: run `{INSTALL}`",
+                self.name,
+                bridge.version(),
+                self.version
+            ));
+        }
+        Ok(bridge)
+    }
+}
+
+/// The folder of this crate, where the bridges and their installs live.
+pub(crate) fn bridges_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether `program` is an executable file in a folder of the `PATH`.
+pub(crate) fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| is_executable(&dir.join(program)))
+    })
+}
+
+/// Whether `path` is a file that can be run.
+pub(crate) fn is_executable(path: &Path) -> bool {
+    let Ok(meta) = path.metadata() else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
+}
+
+fn message(error: MemoryError) -> String {
+    match error {
+        MemoryError::Backend { message, .. } => message,
+        other => other.to_string(),
+    }
+}
+
+/// A backend that could not be reached: every call fails with the reason.
+struct Unreachable(String);
+
+#[async_trait]
+impl MemoryService for Unreachable {
+    async fn add_session_to_memory(&self, _session: &Session) -> Result<(), MemoryError> {
+        Err(MemoryError::backend(self.0.clone()))
+    }
+
+    async fn search_memory(
+        &self,
+        _app_name: &str,
+        _user_id: &str,
+        _query: &str,
+    ) -> Result<SearchMemoryResponse, MemoryError> {
+        Err(MemoryError::backend(self.0.clone()))
+    }
+}

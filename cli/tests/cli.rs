@@ -1,0 +1,200 @@
+//! The command line as a person uses it: output, exit codes, and clear one-line errors.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("memory-conformance-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+const MONDAY: &str = r#"{
+  "id": "monday", "app_name": "support", "user_id": "42",
+  "events": [
+    {"id": "e-1", "author": "user", "timestamp": "2026-01-01T00:00:00Z",
+     "content": {"role": "user", "parts": [{"text": "My favourite coffee is a flat white."}]}},
+    {"id": "e-2", "author": "model", "timestamp": "2026-01-01T00:00:01Z",
+     "content": {"parts": [{"function_response": {"name": "get_order", "response": {"status": "shipped"}}}]}}
+  ]
+}"#;
+
+#[test]
+fn explain_names_every_dead_token_and_why() {
+    let out = run(&["explain", "coffee preference? 4417"]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(r#""coffee"       can match"#), "{stdout}");
+    assert!(
+        stdout.contains(r#""preference?"  dead: "?" stays on the query token"#),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(r#""4417"         dead: "4" is a digit"#),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 of 3 tokens can match"), "{stdout}");
+}
+
+#[test]
+fn diagnose_walks_the_four_checks_from_session_files() {
+    let file = temp_file("monday.json", MONDAY);
+    let out = run(&[
+        "diagnose",
+        "--session",
+        file.to_str().unwrap(),
+        "--app",
+        "support",
+        "--user",
+        "u-42",
+        "--query",
+        "coffee?",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("loaded 1 session from 1 file"), "{stdout}");
+    assert!(
+        stdout.contains(r#"search "support"/"u-42" "coffee?": 0 hits"#),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(r#"near miss: "support"/"42" (prefix on a numeric id), 1 session"#),
+        "{stdout}"
+    );
+    assert!(stdout.contains("verdict: check 2 fails"), "{stdout}");
+}
+
+#[test]
+fn diagnose_reads_an_array_of_sessions() {
+    let file = temp_file(
+        "week.json",
+        &format!("[{MONDAY}, {}]", MONDAY.replace("\"42\"", "\"u-42\"")),
+    );
+    let out = run(&[
+        "diagnose",
+        "--session",
+        file.to_str().unwrap(),
+        "--app",
+        "support",
+        "--user",
+        "u-42",
+        "--query",
+        "coffee",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("loaded 2 sessions from 1 file"), "{stdout}");
+    assert!(stdout.contains("1 hit"), "{stdout}");
+}
+
+fn assert_clean_error(out: &Output, expected: &[&str]) {
+    assert_eq!(out.status.code(), Some(2), "exit status");
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.starts_with("memory-conformance: "), "{stderr}");
+    for part in expected {
+        assert!(stderr.contains(part), "{part:?} missing from: {stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn bad_session_files_get_a_one_line_error_naming_file_and_field() {
+    let args = |file: &str| {
+        run(&[
+            "diagnose",
+            "--session",
+            file,
+            "--app",
+            "a",
+            "--user",
+            "u",
+            "--query",
+            "q",
+        ])
+    };
+
+    let missing = std::env::temp_dir().join("memory-conformance-no-such-file.json");
+    assert_clean_error(
+        &args(missing.to_str().unwrap()),
+        &["cannot read", "no-such-file.json", "No such file"],
+    );
+
+    let invalid = temp_file("invalid.json", "{\"id\": ");
+    assert_clean_error(
+        &args(invalid.to_str().unwrap()),
+        &["invalid.json is not valid JSON", "line 1"],
+    );
+
+    let no_user = temp_file(
+        "no-user.json",
+        r#"{"id": "s", "app_name": "a", "events": []}"#,
+    );
+    assert_clean_error(
+        &args(no_user.to_str().unwrap()),
+        &["no-user.json", "missing field `user_id`"],
+    );
+
+    let bad_time = temp_file(
+        "bad-time.json",
+        r#"{"id": "s", "app_name": "a", "user_id": "u", "events": [{"id": "e", "author": "u", "timestamp": 17}]}"#,
+    );
+    assert_clean_error(
+        &args(bad_time.to_str().unwrap()),
+        &["bad-time.json", "timestamp"],
+    );
+}
+
+#[test]
+fn an_unknown_backend_lists_the_bundled_ones() {
+    let out = run(&["report", "--backend", "nope"]);
+    assert_clean_error(
+        &out,
+        &["no bundled backend is called \"nope\"", "reference"],
+    );
+}
+
+#[test]
+fn report_as_json_for_ci() {
+    let out = run(&[
+        "report",
+        "--format",
+        "json",
+        "--backend",
+        "reference",
+        "--cases",
+        "4",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let backend = &report["backends"][0];
+    assert_eq!(backend["name"], "reference");
+    assert_eq!(backend["rules"][0]["rule"], "key.isolation");
+    assert_eq!(backend["rules"][0]["outcome"], "pass");
+    assert_eq!(
+        backend["recall"]["results"][0]["hits"]["labels"][0],
+        "monday#1"
+    );
+}
+
+#[test]
+fn help_reads_well() {
+    let out = run(&["--help"]);
+    let stdout = text(&out.stdout);
+    for command in ["report", "explain", "diagnose"] {
+        assert!(stdout.contains(command), "{stdout}");
+    }
+}

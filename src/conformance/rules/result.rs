@@ -1,0 +1,190 @@
+//! `result.*`: what comes back for each match, how many, in which order.
+
+use proptest::prelude::*;
+use proptest::sample::select;
+use serde_json::json;
+
+use super::{Requirement, Rule, always, per_search};
+use crate::conformance::generate::{
+    AUTHORS, WORDS, base_time, content, distinct_words, key, session_of,
+};
+use crate::conformance::scenario::{Expect, Scenario, Step, search};
+use crate::profile::{Limit, Order};
+use crate::{Content, Event, MemoryEntry, Part, Profile, Session};
+
+pub(super) const FIDELITY: Rule = Rule {
+    id: "result.fidelity",
+    statement: "Each entry carries the event's content (all parts, role included), author and \
+                timestamp unchanged; the timestamp is RFC 3339 UTC with milliseconds and a Z.",
+    requirement: Requirement::Required,
+    weight: 1,
+    applies: always,
+    scenarios: |profile| {
+        let events = per_search(profile, 3);
+        let event = (
+            select(AUTHORS.to_vec()),
+            0..4usize,
+            any::<bool>(),
+            0i64..400_000_000_000_000,
+        )
+            .prop_map(|(author, extra, role, nanos)| (author, extra, role, nanos));
+        (
+            key(),
+            select(WORDS.to_vec()),
+            proptest::collection::vec(event, 1..=events),
+        )
+            .prop_map(|(key, word, specs)| {
+                let mut session = Session::new(key.app_name.clone(), key.user_id.clone(), "s-1");
+                let mut expected = Vec::new();
+                for (i, (author, extra, role, nanos)) in specs.into_iter().enumerate() {
+                    let mut parts = vec![Part::text(format!("{word} {i}"))];
+                    match extra {
+                        1 => parts.push(Part::function_call("lookup", json!({"id": i}))),
+                        2 => parts.push(Part::inline_data("image/png", vec![0, 159, 146, 150])),
+                        3 => parts.insert(0, Part::text("")),
+                        _ => {}
+                    }
+                    let mut content = Content::new(parts);
+                    if role {
+                        content =
+                            content.with_role(if author == "user" { "user" } else { "model" });
+                    }
+                    let at = base_time()
+                        .checked_add(jiff::SignedDuration::from_nanos(nanos))
+                        .unwrap_or(base_time());
+                    let event = Event::new(author, Some(content))
+                        .at(at)
+                        .with_id(format!("e-{i}"));
+                    expected.extend(MemoryEntry::from_event(&event));
+                    session = session.with_event(event);
+                }
+                Scenario {
+                    steps: vec![
+                        Step::Add(session),
+                        search(&key, word, vec![Expect::Entries(expected)]),
+                    ],
+                }
+            })
+            .boxed()
+    },
+};
+
+pub(super) const LIMIT: Rule = Rule {
+    id: "result.limit",
+    statement: "A search returns every match, or at most the profile's limit.",
+    requirement: Requirement::Profile,
+    weight: 1,
+    applies: always,
+    scenarios: |profile| {
+        let limit = profile.limit;
+        let most = match limit {
+            Limit::AtMost(n) => n + 12,
+            Limit::Unlimited => 30,
+        };
+        (key(), select(WORDS.to_vec()), 1..=most, 1..=3usize)
+            .prop_map(move |(key, word, matches, sessions)| {
+                let mut steps = Vec::new();
+                for s in 0..sessions {
+                    let texts: Vec<String> = (0..matches)
+                        .filter(|m| m % sessions == s)
+                        .map(|m| format!("{word} {m}"))
+                        .collect();
+                    steps.push(Step::Add(session_of(&key, &format!("s-{s}"), &texts)));
+                }
+                let count = match limit {
+                    Limit::AtMost(n) => matches.min(n),
+                    Limit::Unlimited => matches,
+                };
+                steps.push(search(
+                    &key,
+                    word,
+                    vec![Expect::Count(count), Expect::NoDuplicates],
+                ));
+                Scenario { steps }
+            })
+            .boxed()
+    },
+};
+
+pub(super) const ORDER: Rule = Rule {
+    id: "result.order",
+    statement: "Entries come back in the order the profile declares: insertion (sessions by first \
+                add, events in session order), most query words matched first, or by relevance.",
+    requirement: Requirement::Profile,
+    weight: 1,
+    applies: |profile: &Profile| match profile.order {
+        Order::Unordered => Err("the profile promises no order".into()),
+        Order::Relevance | Order::Insertion { .. } | Order::MatchedTerms
+            if profile.is_lexical() =>
+        {
+            Ok(())
+        }
+        Order::Relevance => Ok(()),
+        _ => Err(
+            "an ordered profile needs lexical retrieval for the kit to compute the order".into(),
+        ),
+    },
+    scenarios: |profile| match profile.order {
+        Order::Relevance => relevance_scenario(),
+        _ => sequence_scenario(per_search(profile, 10)),
+    },
+};
+
+/// Several sessions, one re-added, then multi-word searches whose order the model computes.
+fn sequence_scenario(most: usize) -> BoxedStrategy<Scenario> {
+    let ids = ["s-b", "s-a", "10", "2", "s-c"];
+    let texts = proptest::collection::vec(
+        proptest::collection::vec(select(WORDS[..4].to_vec()), 1..4).prop_map(|w| w.join(" ")),
+        1..4,
+    );
+    (
+        key(),
+        proptest::collection::vec(texts, 2..5),
+        0..5usize,
+        proptest::collection::vec(select(WORDS[..4].to_vec()), 1..4),
+    )
+        .prop_map(move |(key, sessions, readd, query)| {
+            let mut steps: Vec<Step> = Vec::new();
+            let mut total = 0;
+            for (s, texts) in sessions.iter().enumerate() {
+                let texts: Vec<String> = texts
+                    .iter()
+                    .take(most.saturating_sub(total).max(1))
+                    .cloned()
+                    .collect();
+                total += texts.len();
+                steps.push(Step::Add(session_of(&key, ids[s], &texts)));
+            }
+            let again = readd % sessions.len();
+            steps.push(Step::Add(session_of(
+                &key,
+                ids[again],
+                &sessions[again][..1],
+            )));
+            steps.push(search(&key, query.join(" "), vec![Expect::Model]));
+            Scenario { steps }
+        })
+        .boxed()
+}
+
+/// An event holding both query words ranks above one holding only one, whatever the order
+/// they were added in.
+fn relevance_scenario() -> BoxedStrategy<Scenario> {
+    (key(), distinct_words(3))
+        .prop_map(|(key, words)| {
+            let (x, y, z) = (words[0], words[1], words[2]);
+            let weaker = format!("{x} {z}");
+            let stronger = format!("{x} {y}");
+            Scenario {
+                steps: vec![
+                    Step::Add(session_of(&key, "s-1", &[weaker, stronger.clone()])),
+                    search(
+                        &key,
+                        format!("{x} {y}"),
+                        vec![Expect::First(content(&stronger))],
+                    ),
+                ],
+            }
+        })
+        .boxed()
+}

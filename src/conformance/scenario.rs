@@ -1,0 +1,268 @@
+//! A scenario: the short script of adds and searches a rule runs against a backend, and what
+//! each search must return. Failure reports print it as the reproduction.
+
+use std::fmt;
+
+use crate::{Content, MemoryEntry, MemoryKey, Part, Session};
+
+/// A script of steps run in order against fresh backend instances of one namespace.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scenario {
+    pub(crate) steps: Vec<Step>,
+}
+
+/// One step of a [`Scenario`].
+#[derive(Clone, Debug)]
+pub(crate) enum Step {
+    /// `add_session_to_memory` on the current instance.
+    Add(Session),
+    /// `search_memory` on the current instance, with what it must return.
+    Search(Search),
+    /// The `load_memory` tool, from a later session of the same user.
+    LoadMemory {
+        /// The session the tool runs in.
+        session: MemoryKey,
+        /// The tool's query.
+        query: String,
+        /// What the tool must return.
+        expect: Vec<Expect>,
+    },
+    /// All these adds at once, from concurrent tasks.
+    ConcurrentAdds(Vec<Session>),
+    /// One task re-adds the versions in turn, `rounds` times, while another searches `query`:
+    /// every search must see exactly one version's matches, never a mix.
+    RacingReplace {
+        versions: Vec<Session>,
+        query: String,
+        rounds: usize,
+    },
+    /// Opens another instance on the same storage; it becomes the current one.
+    Open,
+    /// Makes the instance opened `n`-th (from 0) the current one.
+    Use(usize),
+    /// Closes every instance, then opens a new one on the same storage.
+    Reopen,
+}
+
+/// A search and its expectations.
+#[derive(Clone, Debug)]
+pub(crate) struct Search {
+    pub(crate) key: MemoryKey,
+    pub(crate) query: String,
+    pub(crate) expect: Vec<Expect>,
+}
+
+/// A search step: `query` under `key`, with what it must return.
+pub(crate) fn search(key: &MemoryKey, query: impl Into<String>, expect: Vec<Expect>) -> Step {
+    Step::Search(Search {
+        key: key.clone(),
+        query: query.into(),
+        expect,
+    })
+}
+
+/// What a search must return.
+#[derive(Clone, Debug)]
+pub(crate) enum Expect {
+    /// What the profile's model computes.
+    Model,
+    /// No entry at all.
+    Nothing,
+    /// Exactly these contents, in any order, each as often as listed.
+    Contents(Vec<Content>),
+    /// At least these contents.
+    Includes(Vec<Content>),
+    /// None of these contents.
+    Excludes(Vec<Content>),
+    /// No content more than once.
+    NoDuplicates,
+    /// Exactly these entries (content, author and timestamp), in any order.
+    Entries(Vec<MemoryEntry>),
+    /// Exactly this many entries.
+    Count(usize),
+    /// This content first.
+    First(Content),
+}
+
+impl fmt::Display for Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, step) in self.steps.iter().enumerate() {
+            writeln!(f, "  {:>2}. {step}", i + 1)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Add(session) => write!(f, "add    {}", SessionDisplay(session)),
+            Self::Search(search) => {
+                write!(
+                    f,
+                    "search {} {:?}  -> {}",
+                    search.key,
+                    search.query,
+                    ExpectDisplay(&search.expect)
+                )
+            }
+            Self::LoadMemory {
+                session,
+                query,
+                expect,
+            } => write!(
+                f,
+                "load_memory from a later session of {session} {query:?}  -> {}",
+                ExpectDisplay(expect)
+            ),
+            Self::ConcurrentAdds(sessions) => {
+                write!(f, "concurrently add {} sessions:", sessions.len())?;
+                for session in sessions {
+                    write!(f, "\n          {}", SessionDisplay(session))?;
+                }
+                Ok(())
+            }
+            Self::RacingReplace {
+                versions,
+                query,
+                rounds,
+            } => {
+                write!(
+                    f,
+                    "re-add {} versions in turn {rounds} times while searching {query:?}:",
+                    versions.len()
+                )?;
+                for session in versions {
+                    write!(f, "\n          {}", SessionDisplay(session))?;
+                }
+                Ok(())
+            }
+            Self::Open => f.write_str("open another instance on the same storage"),
+            Self::Use(n) => write!(f, "use instance {n}"),
+            Self::Reopen => {
+                f.write_str("close every instance and open a new one on the same storage")
+            }
+        }
+    }
+}
+
+struct ExpectDisplay<'a>(&'a [Expect]);
+
+impl fmt::Display for ExpectDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, expect) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            match expect {
+                Expect::Model => f.write_str("as the profile computes")?,
+                Expect::Nothing => f.write_str("nothing")?,
+                Expect::Contents(c) => write!(f, "exactly {}", ContentsDisplay(c))?,
+                Expect::Includes(c) => write!(f, "includes {}", ContentsDisplay(c))?,
+                Expect::Excludes(c) => write!(f, "none of {}", ContentsDisplay(c))?,
+                Expect::NoDuplicates => f.write_str("no entry twice")?,
+                Expect::Entries(e) => write!(
+                    f,
+                    "exactly {} with author and timestamp",
+                    super::execute::count(e.len())
+                )?,
+                Expect::Count(n) => write!(f, "{}", super::execute::count(*n))?,
+                Expect::First(c) => write!(f, "{} first", ContentDisplay(c))?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A session as one line: key, id, events.
+pub(crate) struct SessionDisplay<'a>(pub(crate) &'a Session);
+
+impl fmt::Display for SessionDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let session = self.0;
+        write!(f, "{} session {:?} [", session.key(), session.id)?;
+        for (i, event) in session.events.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            match &event.content {
+                None => write!(f, "{}: <no content>", event.author)?,
+                Some(content) => write!(f, "{}: {}", event.author, ContentDisplay(content))?,
+            }
+        }
+        f.write_str("]")?;
+        if !session.state.is_empty() {
+            write!(
+                f,
+                " state {}",
+                serde_json::Value::Object(session.state.clone())
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Contents as a bracketed list.
+pub(crate) struct ContentsDisplay<'a>(pub(crate) &'a [Content]);
+
+impl fmt::Display for ContentsDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, content) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{}", ContentDisplay(content))?;
+        }
+        f.write_str("]")
+    }
+}
+
+/// One content, its parts joined with `+`: text quoted, other parts in angle brackets.
+pub(crate) struct ContentDisplay<'a>(pub(crate) &'a Content);
+
+impl fmt::Display for ContentDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.parts.is_empty() {
+            return f.write_str("<no parts>");
+        }
+        for (i, part) in self.0.parts.iter().enumerate() {
+            if i > 0 {
+                f.write_str("+")?;
+            }
+            match part {
+                Part::Text(text) => write!(f, "{text:?}")?,
+                Part::FunctionCall { name, args } => write!(f, "<call {name} {args}>")?,
+                Part::FunctionResponse { name, response } => {
+                    write!(f, "<response {name} {response}>")?
+                }
+                Part::InlineData { mime_type, data } => {
+                    write!(f, "<{mime_type}, {} bytes>", data.len())?
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Entries as a bracketed list of contents, with author and timestamp when asked.
+pub(crate) struct EntriesDisplay<'a> {
+    pub(crate) entries: &'a [MemoryEntry],
+    pub(crate) with_metadata: bool,
+}
+
+impl fmt::Display for EntriesDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, entry) in self.entries.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{}", ContentDisplay(&entry.content))?;
+            if self.with_metadata {
+                write!(f, " by {:?} at {:?}", entry.author, entry.timestamp)?;
+            }
+        }
+        f.write_str("]")
+    }
+}

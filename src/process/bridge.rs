@@ -1,0 +1,131 @@
+//! [`ProcessBridge`]: a child process that serves memory stores over the bridge protocol.
+
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::child::Connection;
+use super::protocol::{Op, PROTOCOL_VERSION};
+use super::service::ProcessMemoryService;
+use crate::MemoryError;
+
+/// A child process, written in any language, that serves independent memory stores over the
+/// bridge protocol: one JSON object per line on its stdin and stdout (`docs/bridge-protocol.md`
+/// in the repository).
+///
+/// [`spawn`](Self::spawn) starts the command and shakes hands (`hello`); [`store`](Self::store)
+/// gives a [`ProcessMemoryService`] on a fresh, empty store of the child. One child serves any
+/// number of stores at once: requests are pipelined and answers matched to them by id, so the
+/// child may answer in any order. The bridge runs the child's I/O on a thread of its own, so it
+/// works from any async runtime and outlives the runtime that spawned it.
+///
+/// Every failure of the child is a [`MemoryError`] that names it and ends with the last lines
+/// the child wrote to stderr: it cannot be started, it exits, it prints a line that is not a
+/// response, it answers a request nobody is waiting for, it does not answer within the
+/// timeout (default [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT); the child is then stopped), or
+/// it answers `ok: false`. After any failure but the last, every later call fails at once with
+/// the same reason. Dropping the bridge and every store closes the child's stdin; a child
+/// still running two seconds later is stopped.
+///
+/// ```no_run
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), memory_conformance::MemoryError> {
+/// use memory_conformance::process::ProcessBridge;
+/// use memory_conformance::{Event, MemoryService, Session};
+///
+/// let mut command = std::process::Command::new("bridges/adk-python/.venv/bin/python");
+/// command.arg("bridges/adk-python/bridge.py");
+/// let bridge = ProcessBridge::spawn(command).await?;
+/// println!("{} {}", bridge.backend(), bridge.version());
+///
+/// let memory = bridge.store("case-1").await?;
+/// let monday = Session::new("support", "u-42", "s-1").with_event(Event::text("user", "flat white"));
+/// memory.add_session_to_memory(&monday).await?;
+/// assert_eq!(memory.search_memory("support", "u-42", "white").await?.memories.len(), 1);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct ProcessBridge {
+    connection: Arc<Connection>,
+    backend: String,
+    version: String,
+}
+
+impl ProcessBridge {
+    /// How long the child may take to answer one request, unless told otherwise.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+    /// Starts `command` (its program, arguments, environment and working directory are used
+    /// as set; stdin, stdout and stderr are taken over) and shakes hands with it.
+    pub async fn spawn(command: Command) -> Result<Self, MemoryError> {
+        Self::spawn_with_timeout(command, Self::DEFAULT_TIMEOUT).await
+    }
+
+    /// Like [`spawn`](Self::spawn), with `timeout` for every request, `hello` included.
+    pub async fn spawn_with_timeout(
+        command: Command,
+        timeout: Duration,
+    ) -> Result<Self, MemoryError> {
+        let connection = Connection::start(command, timeout).await?;
+        let hello = connection
+            .request(&Op::Hello {
+                protocol: PROTOCOL_VERSION,
+            })
+            .await?;
+        let protocol = match hello.get("protocol") {
+            Some(protocol) => protocol.as_u64(),
+            None => return Err(connection.error("answered hello without a `protocol` version")),
+        };
+        if protocol != Some(u64::from(PROTOCOL_VERSION)) {
+            let theirs = hello
+                .get("protocol")
+                .map(Value::to_string)
+                .unwrap_or_default();
+            return Err(connection.error(format!(
+                "speaks bridge protocol {theirs}, but this kit speaks protocol {PROTOCOL_VERSION}"
+            )));
+        }
+        let field = |name: &str| -> Result<String, MemoryError> {
+            match hello.get(name) {
+                Some(Value::String(text)) => Ok(text.clone()),
+                _ => Err(connection.error(format!("answered hello without a `{name}` string"))),
+            }
+        };
+        let (backend, version) = (field("backend")?, field("version")?);
+        Ok(Self {
+            connection: Arc::new(connection),
+            backend,
+            version,
+        })
+    }
+
+    /// The backend's name, as the child said in `hello` (`adk-python`).
+    pub fn backend(&self) -> &str {
+        &self.backend
+    }
+
+    /// The backend's version, as the child said in `hello` (`google-adk 2.13.0`).
+    pub fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// A memory service on the child's store `namespace`, emptied first (`reset`): a fresh
+    /// instance, as the harness's namespaced factory wants. Dropping the service tells the
+    /// child to forget the store (`drop`).
+    pub async fn store(
+        &self,
+        namespace: impl Into<String>,
+    ) -> Result<ProcessMemoryService, MemoryError> {
+        let store = namespace.into();
+        self.connection
+            .request(&Op::Reset { store: &store })
+            .await?;
+        Ok(ProcessMemoryService::new(
+            Arc::clone(&self.connection),
+            store,
+        ))
+    }
+}

@@ -1,0 +1,86 @@
+//! [`ProcessMemoryService`]: one store of a [`ProcessBridge`](super::ProcessBridge)'s child.
+
+use std::fmt;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serde_json::{Map, Value};
+
+use super::child::Connection;
+use super::protocol::Op;
+use crate::{MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, Session};
+
+/// The [`MemoryService`] of one store of a bridge child: `add_session_to_memory` sends `add`,
+/// `search_memory` sends `search` and reads the entries the child returns with the kit's own
+/// model (fields the kit does not know, such as an entry's `id`, are ignored).
+///
+/// Made by [`ProcessBridge::store`](super::ProcessBridge::store); dropping it sends `drop`.
+pub struct ProcessMemoryService {
+    connection: Arc<Connection>,
+    store: String,
+}
+
+impl ProcessMemoryService {
+    pub(super) fn new(connection: Arc<Connection>, store: String) -> Self {
+        Self { connection, store }
+    }
+
+    /// The name of the child's store this service reads and writes.
+    pub fn store(&self) -> &str {
+        &self.store
+    }
+
+    fn memories(&self, mut fields: Map<String, Value>) -> Result<Vec<MemoryEntry>, MemoryError> {
+        let memories = fields.remove("memories").ok_or_else(|| {
+            self.connection
+                .error("answered a search without `memories`")
+        })?;
+        serde_json::from_value(memories).map_err(|err| {
+            self.connection.error(format!(
+                "answered a search with memories the kit cannot read: {err}"
+            ))
+        })
+    }
+}
+
+#[async_trait]
+impl MemoryService for ProcessMemoryService {
+    async fn add_session_to_memory(&self, session: &Session) -> Result<(), MemoryError> {
+        let op = Op::Add {
+            store: &self.store,
+            session,
+        };
+        self.connection.request(&op).await.map(drop)
+    }
+
+    async fn search_memory(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        query: &str,
+    ) -> Result<SearchMemoryResponse, MemoryError> {
+        let op = Op::Search {
+            store: &self.store,
+            app_name,
+            user_id,
+            query,
+        };
+        let fields = self.connection.request(&op).await?;
+        self.memories(fields).map(SearchMemoryResponse::new)
+    }
+}
+
+impl Drop for ProcessMemoryService {
+    fn drop(&mut self) {
+        self.connection.send(&Op::Drop { store: &self.store });
+    }
+}
+
+impl fmt::Debug for ProcessMemoryService {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProcessMemoryService")
+            .field("store", &self.store)
+            .field("connection", &self.connection)
+            .finish()
+    }
+}

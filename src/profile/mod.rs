@@ -1,0 +1,257 @@
+//! What a backend declares about itself: a [`Profile`], dimension by dimension.
+//!
+//! The harness computes the expected answer to every search from the profile (see the
+//! dimensions' docs), so a profile is both the contract a backend is gated against and the
+//! documentation of how it behaves.
+
+mod presets;
+mod table;
+pub(crate) mod words;
+
+use serde::Serialize;
+
+/// How a backend means to behave, dimension by dimension.
+///
+/// Start from a preset ([`Profile::reference`] and the ADK presets) and change what differs:
+///
+/// ```
+/// use memory_conformance::profile::{Limit, Order, Profile, QueryTerms, WordRule};
+/// let mut profile = Profile::reference().named("my-fts-backend");
+/// profile.event_words = WordRule::FullText { remove_diacritics: 2 };
+/// profile.query_terms = QueryTerms::Words { non_ascii_substring: false };
+/// profile.limit = Limit::AtMost(10);
+/// profile.order = Order::Relevance;
+/// println!("{profile}");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Profile {
+    /// The profile's name, shown in reports.
+    pub name: String,
+    /// Where the declaration comes from (a version it was verified against, or a source).
+    pub provenance: String,
+    /// Whether matching is lexical, so the kit can compute expected results.
+    pub retrieval: Retrieval,
+    /// How (app name, user id) selects a store.
+    pub key: KeyScheme,
+    /// What re-adding a session id does.
+    pub readd: Readd,
+    /// How stored text is cut into words.
+    pub event_words: WordRule,
+    /// How a query is cut into terms, and how a term matches.
+    pub query_terms: QueryTerms,
+    /// Whether an event must match one term of a multi-term query or all of them.
+    pub multi_word: MultiWord,
+    /// Whether function calls and function responses are searchable.
+    pub tool_data: ToolData,
+    /// How many entries a search returns at most.
+    pub limit: Limit,
+    /// In which order entries come back.
+    pub order: Order,
+    /// Capabilities beyond the two calls.
+    pub capabilities: Capabilities,
+}
+
+impl Profile {
+    /// The same profile under another name.
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// The same profile with another provenance note.
+    #[must_use]
+    pub fn with_provenance(mut self, provenance: impl Into<String>) -> Self {
+        self.provenance = provenance.into();
+        self
+    }
+
+    /// Whether the kit can compute the expected results of searches (a lexical backend).
+    pub fn is_lexical(&self) -> bool {
+        self.retrieval == Retrieval::Lexical
+    }
+}
+
+/// Whether matching is lexical.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum Retrieval {
+    /// Matches words by the profile's rules: every search has an expected answer.
+    Lexical,
+    /// Matches by meaning (embeddings): held to the contract rules only.
+    Semantic,
+}
+
+/// How (app name, user id) selects a store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum KeyScheme {
+    /// The pair is kept structured (a tuple, a struct, two columns): no two pairs share a store.
+    Structured,
+    /// The pair is joined into the string `app + "/" + user`: (`a/b`, `c`) and (`a`, `b/c`)
+    /// share one store (ADK Java, ADK JS).
+    JoinedWithSlash,
+}
+
+/// What re-adding a session id does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum Readd {
+    /// The new events replace what the session held, also when there are none.
+    Replace,
+    /// The new events are added after what the session held (duplicates on a plain re-add).
+    Append,
+    /// Replace, except that a re-add none of whose events has a word (under the event word
+    /// rule) is ignored, and the old text survives.
+    ReplaceUnlessNoText,
+}
+
+/// How text is cut into words (stored text, and queries under [`QueryTerms::Words`] and
+/// [`QueryTerms::Phrases`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum WordRule {
+    /// Runs of `[A-Za-z]`, ASCII-lowercased; digits, `_`, accents and non-Latin letters
+    /// separate (the reference, ADK JS, released ADK Java).
+    AsciiLetters,
+    /// NFC, then runs of Unicode word characters (letters, digits, `_`), lowercased (ADK
+    /// Python's `\w+`). With `script_runs`, a word mixing Latin and non-Latin letters also
+    /// yields each single-script run (`Pythonを` also gives `python`).
+    UnicodeWords {
+        /// Whether mixed-script words also yield their single-script runs.
+        script_runs: bool,
+    },
+    /// Split on `separators`, punctuation kept, lowercased. With `cjk_ngrams`, runs of CJK
+    /// characters also yield their 1- and 2-character grams.
+    Whitespace {
+        /// Which characters split words.
+        separators: Separators,
+        /// Whether CJK runs also yield 1- and 2-grams.
+        cjk_ngrams: bool,
+    },
+    /// Full-text style (SQLite FTS5 `unicode61`): runs of letters and numbers, each character
+    /// lowercased, the diacritics of Latin letters removed (only letters with one diacritic
+    /// under `remove_diacritics 1`, any under `2`); punctuation separates.
+    FullText {
+        /// FTS5's `remove_diacritics` option: 0, 1 (FTS5's default) or 2.
+        remove_diacritics: u8,
+    },
+}
+
+/// How a query is cut into terms, and how a term matches an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum QueryTerms {
+    /// Lowercase, split on `separators`, punctuation kept; a term matches an event that has an
+    /// equal word (the reference splits on ASCII whitespace).
+    Tokens {
+        /// Which characters split the query.
+        separators: Separators,
+    },
+    /// The query is cut by the event word rule; a term matches an event that has an equal
+    /// word. With `non_ascii_substring`, a term holding a non-ASCII character also matches
+    /// when it occurs anywhere in the event's lowercased NFC text (ADK Python).
+    Words {
+        /// Whether non-ASCII terms also match as substrings.
+        non_ascii_substring: bool,
+    },
+    /// Split on `separators`; each token, cut by the event word rule, is a phrase that matches
+    /// an event holding those words consecutively (each token quoted as an FTS5 phrase).
+    /// Tokens without a letter or digit and the bare operators `AND`, `OR`, `NOT`, `NEAR` are
+    /// dropped; a token the word rule leaves empty (`²`) never matches.
+    Phrases {
+        /// Which characters split the query.
+        separators: Separators,
+    },
+}
+
+/// Which characters split a query into tokens, or text into words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum Separators {
+    /// The six ASCII whitespace characters of Java's `\s`: space, `\t`, `\n`, `\x0B`, `\f`, `\r`.
+    AsciiWhitespace,
+    /// Every Unicode whitespace character (Rust's `split_whitespace`): also U+00A0, U+2003,
+    /// U+3000, U+0085 and the like.
+    UnicodeWhitespace,
+    /// JavaScript's `\s`: Unicode whitespace without U+0085, plus U+FEFF.
+    JavaScriptWhitespace,
+    /// The space character only: tabs and newlines stay inside tokens.
+    Space,
+}
+
+impl Separators {
+    /// Whether `c` is one of these separators.
+    pub fn contains(self, c: char) -> bool {
+        match self {
+            Self::AsciiWhitespace => crate::tokenize::is_query_separator(c),
+            Self::UnicodeWhitespace => c.is_whitespace(),
+            Self::JavaScriptWhitespace => (c.is_whitespace() && c != '\u{85}') || c == '\u{FEFF}',
+            Self::Space => c == ' ',
+        }
+    }
+}
+
+/// Whether an event must match one term of a multi-term query or all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum MultiWord {
+    /// An event matches when at least one term matches.
+    AnyWord,
+    /// An event matches when every term matches (a term with no word never does).
+    AllWords,
+}
+
+/// Whether function calls and function responses are searchable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum ToolData {
+    /// Only text parts are read.
+    NotIndexed,
+    /// The string values in function-call arguments and function responses are searched
+    /// like text.
+    Indexed,
+}
+
+/// How many entries a search returns at most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum Limit {
+    /// Every match.
+    Unlimited,
+    /// At most this many.
+    AtMost(usize),
+}
+
+/// In which order entries come back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum Order {
+    /// No order is promised; results are compared as multisets.
+    Unordered,
+    /// Sessions in the order their ids were first added, events in session order. With
+    /// `integer_ids_first`, sessions whose id is a canonical array index (`"2"`, `"10"`) come
+    /// first in numeric order (JavaScript object key order).
+    Insertion {
+        /// Whether integer-like session ids come first.
+        integer_ids_first: bool,
+    },
+    /// By the number of distinct query terms matched, most first; ties in insertion order.
+    MatchedTerms,
+    /// By a relevance score the kit cannot compute (bm25, embeddings): only checked on
+    /// scenarios where relevance is unambiguous.
+    Relevance,
+}
+
+/// Capabilities beyond the two calls, checked when declared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Capabilities {
+    /// Memories survive closing the service and opening it again on the same storage
+    /// (rule `durability.reopen`). Needs a namespaced factory.
+    pub durable: bool,
+    /// Two service instances on the same storage see each other's writes (rule
+    /// `scope.shared`). Needs a namespaced factory.
+    pub shared: bool,
+}

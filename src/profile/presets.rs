@@ -1,0 +1,189 @@
+//! Profiles of the reference and of the ADK memory services, each verified as its provenance
+//! says.
+
+use super::{
+    Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval,
+    Separators, ToolData, WordRule,
+};
+
+impl Profile {
+    /// The kit's [`InMemoryMemoryService`](crate::InMemoryMemoryService), exactly: structured
+    /// keys, replace on re-add, `[A-Za-z]+` words, query split on ASCII whitespace with
+    /// punctuation kept, any word, text only, no limit, insertion order.
+    pub fn reference() -> Self {
+        Self {
+            name: "reference".into(),
+            provenance: "memory-conformance InMemoryMemoryService (docs/reference-behaviour.md)"
+                .into(),
+            retrieval: Retrieval::Lexical,
+            key: KeyScheme::Structured,
+            readd: Readd::Replace,
+            event_words: WordRule::AsciiLetters,
+            query_terms: QueryTerms::Tokens {
+                separators: Separators::AsciiWhitespace,
+            },
+            multi_word: MultiWord::AnyWord,
+            tool_data: ToolData::NotIndexed,
+            limit: Limit::Unlimited,
+            order: Order::Insertion {
+                integer_ids_first: false,
+            },
+            capabilities: Capabilities::default(),
+        }
+    }
+
+    /// ADK Python's `InMemoryMemoryService`, verified by running `google-adk` 2.13.0 through
+    /// the process bridge (`cargo test -p memory-conformance-bridges`; every rule also held at
+    /// 2048 cases): structured key, replace on re-add, NFC Unicode `\w+` words (mixed-script
+    /// words also split into single-script runs), the query cut the same way with non-ASCII
+    /// query words also matched as substrings of the text, any word, text parts only, at most
+    /// 10 entries ranked by the number of query words matched (ties in insertion order). Its
+    /// entries' timestamps are naive local time, so its gate declares `result.fidelity` a known
+    /// violation.
+    pub fn adk_python() -> Self {
+        Self {
+            name: "adk-python".into(),
+            provenance: "google-adk 2.13.0 (PyPI), run through the process bridge".into(),
+            event_words: WordRule::UnicodeWords { script_runs: true },
+            query_terms: QueryTerms::Words {
+                non_ascii_substring: true,
+            },
+            limit: Limit::AtMost(10),
+            order: Order::MatchedTerms,
+            ..Self::reference()
+        }
+    }
+
+    /// ADK JS's `InMemoryMemoryService`, verified by running `@google/adk` 2.0.0 through the
+    /// process bridge (`cargo test -p memory-conformance-bridges`; every rule also held at 2048
+    /// cases): the key is the string `app/user` (its gate declares
+    /// `key.no_separator_collision` a known violation), replace on re-add, `[A-Za-z]+` words,
+    /// the query lowercased and split on Unicode whitespace with punctuation kept, any word,
+    /// text parts only, no limit, sessions in insertion order except that integer-like session
+    /// ids come first (JavaScript object key order).
+    pub fn adk_js() -> Self {
+        Self {
+            name: "adk-js".into(),
+            provenance: "@google/adk 2.0.0 (npm), run through the process bridge".into(),
+            key: KeyScheme::JoinedWithSlash,
+            query_terms: QueryTerms::Tokens {
+                separators: Separators::JavaScriptWhitespace,
+            },
+            order: Order::Insertion {
+                integer_ids_first: true,
+            },
+            ..Self::reference()
+        }
+    }
+
+    /// ADK-Rust's `adk_memory::InMemoryMemoryService`, verified against adk-memory 2.3.0 by
+    /// running its gate: words split on Unicode whitespace with punctuation kept and CJK 1- and
+    /// 2-grams (query cut the same way), any word, at most 10 entries cut in hash-map order
+    /// (which differs per process), and a re-add with no words is ignored.
+    pub fn adk_rust_in_memory() -> Self {
+        Self {
+            name: "adk-rust-in-memory".into(),
+            provenance:
+                "adk-memory 2.3.0 (crates.io) InMemoryMemoryService, run through the adapter".into(),
+            readd: Readd::ReplaceUnlessNoText,
+            event_words: WordRule::Whitespace {
+                separators: Separators::UnicodeWhitespace,
+                cjk_ngrams: true,
+            },
+            query_terms: QueryTerms::Words {
+                non_ascii_substring: false,
+            },
+            limit: Limit::AtMost(10),
+            order: Order::Unordered,
+            ..Self::reference()
+        }
+    }
+
+    /// ADK-Rust's `adk_memory::SqliteMemoryService` (feature `sqlite-memory`), verified
+    /// against adk-memory 2.3.0 by running its gate: FTS5 `unicode61` words with its default
+    /// `remove_diacritics 1` (so `ǘ`, `ệ` and non-Latin letters such as `ό`, `й` keep their
+    /// accents), each query token an FTS5 phrase and all of them required (a token FTS5 finds
+    /// no word in, such as `Ⓐ`, is ignored), bm25 order, at most 10 entries, and a re-add
+    /// appends. On a file it is durable and shared between instances.
+    pub fn adk_rust_sqlite() -> Self {
+        Self {
+            name: "adk-rust-sqlite".into(),
+            provenance: "adk-memory 2.3.0 (crates.io) SqliteMemoryService, run through the adapter"
+                .into(),
+            readd: Readd::Append,
+            event_words: WordRule::FullText {
+                remove_diacritics: 1,
+            },
+            query_terms: QueryTerms::Phrases {
+                separators: Separators::UnicodeWhitespace,
+            },
+            multi_word: MultiWord::AllWords,
+            limit: Limit::AtMost(10),
+            order: Order::Relevance,
+            capabilities: Capabilities {
+                durable: true,
+                shared: true,
+            },
+            ..Self::reference()
+        }
+    }
+
+    /// ADK Java's `InMemoryMemoryService` as released, **documented from its source, not run**
+    /// (no JVM where the kit is built): `InMemoryMemoryService.java` (package
+    /// `com.google.adk.memory`) of google/adk-java in its `[A-Za-z]+` revision (as at commit
+    /// 5269b87). The key is the string `appName + "/" + userId`; a re-add replaces (`put`, also
+    /// with no events); events without parts are dropped; words are `[A-Za-z]+`, lowercased;
+    /// the query is `toLowerCase(Locale.ROOT).split("\\s+")`, so it splits on ASCII whitespace
+    /// and keeps punctuation; any word; text parts only; no limit; results in `ConcurrentHashMap`
+    /// order, promised as no order.
+    ///
+    /// Two behaviours no profile dimension holds, which a gate of it would declare known
+    /// violations: released builds format an entry's timestamp with `Instant.ofEpochSecond` on
+    /// epoch milliseconds (`result.fidelity`; see `docs/reference-behaviour.md`, commit 5269b87
+    /// already uses `ofEpochMilli`), and a search calls `part.text().get()` on every part, so a
+    /// stored tool call or inline data makes it throw (`index.text_only`). Later revisions of
+    /// the file (as at commit 4189a8c) cut NFC Unicode `\w+` words with single-script runs and
+    /// match non-ASCII query words as substrings, with no limit and the same key and order:
+    /// this profile does not describe them.
+    pub fn adk_java() -> Self {
+        Self {
+            name: "adk-java".into(),
+            provenance:
+                "google/adk-java InMemoryMemoryService.java at 5269b87; documented, not run".into(),
+            key: KeyScheme::JoinedWithSlash,
+            order: Order::Unordered,
+            ..Self::reference()
+        }
+    }
+
+    /// ADK Go's in-memory memory service, **documented from its source, not run** (no Go
+    /// toolchain where the kit is built): `memory/inmemory.go` of google/adk-go as at commit
+    /// a19680b (module `google.golang.org/adk`, methods `AddSession` and `Search`). The key is a
+    /// struct of app name and user id; a re-add replaces (also with no events); the words of
+    /// each text part, and the query's, are `strings.SplitSeq(text, " ")` lowercased, so only
+    /// the space character separates and punctuation, tabs and newlines stay inside words; any
+    /// word; text parts only; no limit; results in Go map iteration order, which differs from
+    /// call to call. Entries carry a `time.Time`, not a string. Go lowercases rune by rune, so
+    /// a final `Σ` and `İ` lowercase differently from the model's full lowercase.
+    ///
+    /// Later revisions of the file (module `google.golang.org/adk/v2`, as at commit 0c09321)
+    /// rank entries by the number of distinct query words matched and keep at most 10 in
+    /// session insertion order, cut words on Unicode letters, digits and `_` without NFC, and
+    /// match non-ASCII query words as substrings of the lowercased text: this profile does not
+    /// describe them.
+    pub fn adk_go() -> Self {
+        Self {
+            name: "adk-go".into(),
+            provenance: "google/adk-go memory/inmemory.go at a19680b; documented, not run".into(),
+            event_words: WordRule::Whitespace {
+                separators: Separators::Space,
+                cjk_ngrams: false,
+            },
+            query_terms: QueryTerms::Tokens {
+                separators: Separators::Space,
+            },
+            order: Order::Unordered,
+            ..Self::reference()
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! A profile as documentation: one row per dimension.
+
+use std::fmt;
+
+use super::{
+    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Separators,
+    ToolData, WordRule,
+};
+
+impl Profile {
+    /// The profile's dimensions as (dimension, description) rows, in a fixed order.
+    pub fn rows(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("retrieval", retrieval(self.retrieval).into()),
+            ("key", key(self.key).into()),
+            ("re-add", readd(self.readd).into()),
+            ("event words", event_words(self.event_words)),
+            ("query terms", query_terms(self.query_terms)),
+            ("multi-word query", multi_word(self.multi_word).into()),
+            ("tool data", tool_data(self.tool_data).into()),
+            ("limit", limit(self.limit)),
+            ("order", order(self.order).into()),
+            ("durable", yes_no(self.capabilities.durable).into()),
+            ("shared store", yes_no(self.capabilities.shared).into()),
+        ]
+    }
+
+    /// Several profiles side by side as a Markdown table, one column per profile.
+    pub fn markdown_table(profiles: &[&Profile]) -> String {
+        let mut out = String::from("| dimension |");
+        for profile in profiles {
+            out.push_str(&format!(" {} |", profile.name));
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---|".repeat(profiles.len()));
+        out.push('\n');
+        let columns: Vec<Vec<(&str, String)>> = profiles.iter().map(|p| p.rows()).collect();
+        for (i, (dimension, _)) in columns
+            .first()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            out.push_str(&format!("| {dimension} |"));
+            for column in &columns {
+                out.push_str(&format!(" {} |", column[i].1.replace('|', "\\|")));
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "profile {} ({})", self.name, self.provenance)?;
+        for (dimension, description) in self.rows() {
+            writeln!(f, "  {dimension:<17} {description}")?;
+        }
+        Ok(())
+    }
+}
+
+fn retrieval(value: Retrieval) -> &'static str {
+    match value {
+        Retrieval::Lexical => "lexical",
+        Retrieval::Semantic => "semantic (contract rules only)",
+    }
+}
+
+fn key(value: KeyScheme) -> &'static str {
+    match value {
+        KeyScheme::Structured => "(app, user) kept apart, exact",
+        KeyScheme::JoinedWithSlash => "string app/user: (a/b, c) collides with (a, b/c)",
+    }
+}
+
+fn readd(value: Readd) -> &'static str {
+    match value {
+        Readd::Replace => "replace",
+        Readd::Append => "append (duplicates)",
+        Readd::ReplaceUnlessNoText => "replace, but a re-add with no words is ignored",
+    }
+}
+
+fn separators(value: Separators) -> &'static str {
+    match value {
+        Separators::AsciiWhitespace => "ASCII whitespace",
+        Separators::UnicodeWhitespace => "Unicode whitespace",
+        Separators::JavaScriptWhitespace => "JavaScript whitespace (\\s)",
+        Separators::Space => "the space character only",
+    }
+}
+
+fn event_words(value: WordRule) -> String {
+    match value {
+        WordRule::AsciiLetters => "[A-Za-z]+, lowercased".into(),
+        WordRule::UnicodeWords { script_runs: false } => "NFC, Unicode \\w+, lowercased".into(),
+        WordRule::UnicodeWords { script_runs: true } => {
+            "NFC, Unicode \\w+, lowercased; mixed-script words also split by script".into()
+        }
+        WordRule::Whitespace {
+            separators: s,
+            cjk_ngrams,
+        } => format!(
+            "split on {}, punctuation kept, lowercased{}",
+            separators(s),
+            if cjk_ngrams {
+                "; CJK 1- and 2-grams"
+            } else {
+                ""
+            }
+        ),
+        WordRule::FullText { remove_diacritics } => format!(
+            "letters and digits, case and Latin diacritics folded (FTS5 remove_diacritics {remove_diacritics}), \
+             punctuation separates"
+        ),
+    }
+}
+
+fn query_terms(value: QueryTerms) -> String {
+    match value {
+        QueryTerms::Tokens { separators: s } => {
+            format!("lowercased, split on {}, punctuation kept", separators(s))
+        }
+        QueryTerms::Words {
+            non_ascii_substring,
+        } => format!(
+            "cut like event words{}",
+            if non_ascii_substring {
+                "; non-ASCII words also match as substrings"
+            } else {
+                ""
+            }
+        ),
+        QueryTerms::Phrases { separators: s } => {
+            format!(
+                "split on {}, each token a phrase cut like event words",
+                separators(s)
+            )
+        }
+    }
+}
+
+fn multi_word(value: MultiWord) -> &'static str {
+    match value {
+        MultiWord::AnyWord => "any word",
+        MultiWord::AllWords => "all words",
+    }
+}
+
+fn tool_data(value: ToolData) -> &'static str {
+    match value {
+        ToolData::NotIndexed => "not searchable (text parts only)",
+        ToolData::Indexed => "searchable (tool names and string values)",
+    }
+}
+
+fn limit(value: Limit) -> String {
+    match value {
+        Limit::Unlimited => "none".into(),
+        Limit::AtMost(n) => format!("at most {n}"),
+    }
+}
+
+fn order(value: Order) -> &'static str {
+    match value {
+        Order::Unordered => "none promised",
+        Order::Insertion {
+            integer_ids_first: false,
+        } => "insertion (session first added, then event)",
+        Order::Insertion {
+            integer_ids_first: true,
+        } => "insertion, integer-like session ids first",
+        Order::MatchedTerms => "most query words matched first, then insertion",
+        Order::Relevance => "relevance (e.g. bm25)",
+    }
+}
+
+fn yes_no(value: bool) -> &'static str {
+    if value { "yes" } else { "no" }
+}

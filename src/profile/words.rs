@@ -1,0 +1,354 @@
+//! The model's tokenisers: how each [`WordRule`] cuts text into words and each
+//! [`QueryTerms`] cuts a query into terms, and when a term matches an event.
+
+use std::collections::HashSet;
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+use super::{Profile, QueryTerms, ToolData, WordRule};
+use crate::{Content, Part};
+
+/// The words of `text` under `rule`, in order (repeats kept, for phrase matching).
+pub(crate) fn text_words(rule: WordRule, text: &str) -> Vec<String> {
+    match rule {
+        WordRule::AsciiLetters => crate::tokenize::event_words(text).collect(),
+        WordRule::UnicodeWords { script_runs } => {
+            let nfc: String = text.nfc().collect();
+            let mut words: Vec<String> = Vec::new();
+            for run in nfc
+                .split(|c: char| !is_unicode_word_char(c))
+                .filter(|w| !w.is_empty())
+            {
+                let word = run.to_lowercase();
+                if script_runs && !word.is_ascii() {
+                    words.extend(script_runs_of(&word).filter(|r| *r != word));
+                }
+                words.push(word);
+            }
+            words
+        }
+        WordRule::Whitespace {
+            separators,
+            cjk_ngrams,
+        } => {
+            let mut words = Vec::new();
+            for token in text
+                .split(|c| separators.contains(c))
+                .filter(|t| !t.is_empty())
+            {
+                let token = token.to_lowercase();
+                if cjk_ngrams {
+                    words.extend(cjk_grams(&token));
+                }
+                words.push(token);
+            }
+            words
+        }
+        WordRule::FullText { remove_diacritics } => text
+            .split(|c: char| !is_full_text_char(c))
+            .map(|word| fold_full_text(word, remove_diacritics))
+            .filter(|word| word.chars().any(|c| !is_combining_mark(c)))
+            .collect(),
+    }
+}
+
+/// Python's `\w` for `str`: letters, digits and other numbers, and `_`.
+fn is_unicode_word_char(c: char) -> bool {
+    c == '_' || is_letter_or_number(c)
+}
+
+/// Unicode letters and numbers (general categories L and N). Rust's `is_alphanumeric` also
+/// takes the combining marks and enclosed letters (`Ⓐ`) that carry Other_Alphabetic.
+fn is_letter_or_number(c: char) -> bool {
+    let enclosed = matches!(c,
+        '\u{24B6}'..='\u{24E9}' | '\u{1F130}'..='\u{1F149}' | '\u{1F150}'..='\u{1F169}' | '\u{1F170}'..='\u{1F189}');
+    c.is_alphanumeric() && !is_combining_mark(c) && !enclosed
+}
+
+/// The maximal runs of `word` whose characters are all Latin or all not Latin.
+fn script_runs_of(word: &str) -> impl Iterator<Item = String> + '_ {
+    let mut runs: Vec<String> = Vec::new();
+    let mut last: Option<bool> = None;
+    for c in word.chars() {
+        let latin = is_latin(c);
+        match runs.last_mut() {
+            Some(run) if last == Some(latin) => run.push(c),
+            _ => runs.push(c.to_string()),
+        }
+        last = Some(latin);
+    }
+    runs.into_iter()
+}
+
+/// ASCII letters, digits and `_`, and the letters whose Unicode name starts with `LATIN`
+/// (Latin-1 letters, Latin Extended A to E, IPA, Latin Extended Additional, Latin ligatures).
+fn is_latin(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
+    matches!(c,
+        '\u{00C0}'..='\u{00D6}' | '\u{00D8}'..='\u{00F6}' | '\u{00F8}'..='\u{02AF}'
+        | '\u{1D00}'..='\u{1D2B}' | '\u{1E00}'..='\u{1EFF}' | '\u{2C60}'..='\u{2C7F}'
+        | '\u{A722}'..='\u{A7FF}' | '\u{AB30}'..='\u{AB5A}' | '\u{FB00}'..='\u{FB06}')
+}
+
+/// The CJK ranges ADK-Rust's keyword index splits into grams: ideographs, radicals, CJK
+/// symbols and punctuation (so `。` is a gram), kana, Hangul syllables.
+fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}'
+        | '\u{2E80}'..='\u{2EFF}' | '\u{3000}'..='\u{303F}' | '\u{3040}'..='\u{309F}'
+        | '\u{30A0}'..='\u{30FF}' | '\u{AC00}'..='\u{D7AF}')
+}
+
+/// For a token holding any CJK character: each CJK character, and each pair of adjacent
+/// characters of which at least one is CJK.
+fn cjk_grams(token: &str) -> Vec<String> {
+    let chars: Vec<char> = token.chars().collect();
+    if !chars.iter().any(|c| is_cjk(*c)) {
+        return Vec::new();
+    }
+    let unigrams = chars.iter().filter(|c| is_cjk(**c)).map(char::to_string);
+    let bigrams = chars
+        .windows(2)
+        .filter(|w| w.iter().any(|c| is_cjk(*c)))
+        .map(|w| w.iter().collect::<String>());
+    unigrams.chain(bigrams).collect()
+}
+
+/// FTS5 `unicode61` token characters: letters, numbers, private use; combining marks are
+/// taken into the token (a diacritic after a Latin letter is then folded away, and a token of
+/// marks alone is no word).
+fn is_full_text_char(c: char) -> bool {
+    is_letter_or_number(c) || is_combining_mark(c) || matches!(c, '\u{E000}'..='\u{F8FF}')
+}
+
+/// Folds a token as `unicode61 remove_diacritics N` does: each character lowercased on its
+/// own (so a final `Σ` becomes `σ`), a precomposed Latin letter replaced by its base letter
+/// when it carries one diacritic (any number with `remove_diacritics 2`), and a combining
+/// diacritic after a Latin letter dropped. Other scripts keep their marks.
+fn fold_full_text(word: &str, remove_diacritics: u8) -> String {
+    let mut folded = String::with_capacity(word.len());
+    let mut after_latin = false;
+    for c in word.chars() {
+        if is_combining_mark(c) {
+            if !after_latin || remove_diacritics == 0 {
+                folded.push(c);
+            }
+            continue;
+        }
+        let decomposed: Vec<char> = std::iter::once(c).nfd().collect();
+        let (base, marks) = (decomposed[0], decomposed.len() - 1);
+        after_latin = is_latin(base);
+        let fold = after_latin
+            && marks > 0
+            && (remove_diacritics >= 2 || (remove_diacritics == 1 && marks == 1));
+        folded.push(if fold { base } else { c });
+    }
+    folded.chars().flat_map(char::to_lowercase).collect()
+}
+
+/// One term of a query: the words an event must hold (consecutively, if more than one), and
+/// for non-ASCII terms under ADK Python's rule, the text it may match as a substring.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Term {
+    pub(crate) words: Vec<String>,
+    pub(crate) substring: Option<String>,
+}
+
+/// The distinct terms of `query` under `profile`, in query order.
+pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
+    let mut terms: Vec<Term> = match profile.query_terms {
+        QueryTerms::Tokens { separators } => query
+            .to_lowercase()
+            .split(|c| separators.contains(c))
+            .filter(|t| !t.is_empty())
+            .map(|token| Term {
+                words: vec![token.to_owned()],
+                substring: None,
+            })
+            .collect(),
+        QueryTerms::Words {
+            non_ascii_substring,
+        } => {
+            let rule = match profile.event_words {
+                WordRule::UnicodeWords { .. } => WordRule::UnicodeWords { script_runs: false },
+                other => other,
+            };
+            text_words(rule, query)
+                .into_iter()
+                .map(|word| Term {
+                    substring: (non_ascii_substring && !word.is_ascii()).then(|| word.clone()),
+                    words: vec![word],
+                })
+                .collect()
+        }
+        QueryTerms::Phrases { separators } => query
+            .split(|c| separators.contains(c))
+            .filter(|t| !t.is_empty() && !matches!(*t, "AND" | "OR" | "NOT" | "NEAR"))
+            .filter(|t| t.chars().any(char::is_alphanumeric))
+            .map(|token| Term {
+                words: text_words(profile.event_words, token),
+                substring: None,
+            })
+            // FTS5 ignores a phrase that holds no word (`Ⓐ`).
+            .filter(|term| !term.words.is_empty())
+            .collect(),
+    };
+    let mut seen = HashSet::new();
+    terms.retain(|term| seen.insert(term.clone()));
+    terms
+}
+
+/// What a lexical backend can match of one stored event.
+#[derive(Clone, Debug)]
+pub(crate) struct IndexedEvent {
+    words: Vec<String>,
+    set: HashSet<String>,
+    lowered: String,
+}
+
+impl IndexedEvent {
+    /// Indexes `content` under `profile`'s word rule and tool-data rule.
+    pub(crate) fn new(profile: &Profile, content: &Content) -> Self {
+        let mut texts: Vec<String> = content
+            .texts()
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if profile.tool_data == ToolData::Indexed {
+            for part in &content.parts {
+                match part {
+                    Part::FunctionCall { name, args } => {
+                        texts.push(name.clone());
+                        collect_strings(args, &mut texts);
+                    }
+                    Part::FunctionResponse { name, response } => {
+                        texts.push(name.clone());
+                        collect_strings(response, &mut texts);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let joined = texts.join(" ");
+        let words = text_words(profile.event_words, &joined);
+        let substrings = matches!(
+            profile.query_terms,
+            QueryTerms::Words {
+                non_ascii_substring: true
+            }
+        );
+        Self {
+            set: words.iter().cloned().collect(),
+            words,
+            lowered: if substrings {
+                joined.nfc().collect::<String>().to_lowercase()
+            } else {
+                String::new()
+            },
+        }
+    }
+
+    /// Whether `term` matches this event.
+    pub(crate) fn matches(&self, term: &Term) -> bool {
+        match term.words.as_slice() {
+            [] => false,
+            [word] => {
+                self.set.contains(word)
+                    || term
+                        .substring
+                        .as_ref()
+                        .is_some_and(|s| self.lowered.contains(s.as_str()))
+            }
+            phrase => self
+                .words
+                .windows(phrase.len())
+                .any(|window| window == phrase),
+        }
+    }
+
+    /// Whether the event has any word at all (events without words never match).
+    pub(crate) fn has_words(&self) -> bool {
+        !self.words.is_empty()
+    }
+}
+
+fn collect_strings(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Separators;
+
+    #[test]
+    fn word_rules_cut_the_worked_example_as_the_backends_do() {
+        let text = "My favourite coffee is a flat-white. Order 4417, café 私はPythonを使う";
+        assert_eq!(
+            text_words(WordRule::AsciiLetters, text),
+            [
+                "my",
+                "favourite",
+                "coffee",
+                "is",
+                "a",
+                "flat",
+                "white",
+                "order",
+                "caf",
+                "python"
+            ]
+        );
+        assert_eq!(
+            text_words(WordRule::UnicodeWords { script_runs: true }, text),
+            [
+                "my",
+                "favourite",
+                "coffee",
+                "is",
+                "a",
+                "flat",
+                "white",
+                "order",
+                "4417",
+                "café",
+                "私は",
+                "python",
+                "を使う",
+                "私はpythonを使う"
+            ]
+        );
+        let one = WordRule::FullText {
+            remove_diacritics: 1,
+        };
+        let two = WordRule::FullText {
+            remove_diacritics: 2,
+        };
+        assert_eq!(
+            text_words(two, "Café cafe\u{301} NAI\u{308}VE flat-white 4417 ΟΔΟΣ"),
+            ["cafe", "cafe", "naive", "flat", "white", "4417", "οδοσ"]
+        );
+        // One diacritic folds under remove_diacritics 1, two only under 2 (ệ: circumflex, dot).
+        assert_eq!(text_words(one, "Việt Ångström"), ["việt", "angstrom"]);
+        assert_eq!(text_words(two, "Việt"), ["viet"]);
+        assert_eq!(text_words(two, "Ⓐlpha \u{345} beta"), ["lpha", "beta"]);
+        assert_eq!(
+            text_words(
+                WordRule::Whitespace {
+                    separators: Separators::UnicodeWhitespace,
+                    cjk_ngrams: true
+                },
+                "Coffee? 咖啡x"
+            ),
+            ["coffee?", "咖", "啡", "咖啡", "啡x", "咖啡x"]
+        );
+    }
+}

@@ -1,0 +1,367 @@
+//! `ProcessBridge`: every way a bridge child can fail ends as an error that names the failure
+//! and shows the child's stderr; a working child runs the harness's rules unchanged.
+//!
+//! The broken children are small `sh` scripts; the working one is a standard-library Python
+//! script over dicts that behaves like the reference backend.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use memory_conformance::process::ProcessBridge;
+use memory_conformance::{
+    Event, Gate, MemoryError, MemoryService, Profile, Session, Subject, rules,
+};
+
+/// Shell functions every scripted child starts with: `id_of LINE`, `answer_hello`, `ok LINE`.
+const PRELUDE: &str = r#"
+id_of() { printf '%s\n' "$1" | sed -n 's/^{"id":\([0-9]*\),.*/\1/p'; }
+answer_hello() {
+  read -r line
+  printf '{"id":%s,"ok":true,"protocol":1,"backend":"sh-child","version":"0"}\n' "$(id_of "$line")"
+}
+ok() { printf '{"id":%s,"ok":true}\n' "$(id_of "$1")"; }
+"#;
+
+fn sh(script: &str) -> Command {
+    let mut command = Command::new("sh");
+    command.arg("-c").arg(format!("{PRELUDE}\n{script}"));
+    command
+}
+
+fn session() -> Session {
+    Session::new("support", "u-42", "s-1")
+        .with_event(Event::text("user", "My favourite coffee is a flat white."))
+}
+
+fn message(result: Result<impl std::fmt::Debug, MemoryError>) -> String {
+    result.expect_err("the call must fail").to_string()
+}
+
+fn assert_contains(message: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(
+            message.contains(part),
+            "{part:?} is missing from the error:\n{message}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_missing_program_cannot_start_and_the_error_names_it() {
+    let error = message(ProcessBridge::spawn(Command::new("/nonexistent/memory-bridge")).await);
+    assert_contains(
+        &error,
+        &[
+            "cannot start bridge child `/nonexistent/memory-bridge`",
+            "No such file",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn a_child_that_exits_at_once_fails_the_handshake_with_its_status_and_stderr() {
+    let child =
+        sh(r#"echo "bridge.py: ModuleNotFoundError: No module named 'google.adk'" >&2; exit 3"#);
+    let error = message(ProcessBridge::spawn(child).await);
+    assert_contains(
+        &error,
+        &[
+            "bridge child `sh -c",
+            "exited (exit status: 3)",
+            "No module named 'google.adk'",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn a_child_that_exits_mid_session_fails_the_call_and_every_later_one() {
+    let child = sh(r#"
+        answer_hello
+        read -r line; ok "$line"
+        read -r line
+        echo "fatal: cannot allocate memory for session s-1" >&2
+        exit 4
+    "#);
+    let bridge = ProcessBridge::spawn(child).await.unwrap();
+    let memory = bridge.store("case-1").await.unwrap();
+    let error = message(memory.add_session_to_memory(&session()).await);
+    assert_contains(
+        &error,
+        &[
+            "exited (exit status: 4)",
+            "cannot allocate memory for session s-1",
+        ],
+    );
+    let started = Instant::now();
+    let again = message(memory.search_memory("support", "u-42", "coffee").await);
+    assert_contains(
+        &again,
+        &["exited (exit status: 4)", "cannot allocate memory"],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "a dead child fails later calls at once"
+    );
+}
+
+#[tokio::test]
+async fn a_child_that_prints_garbage_is_quoted_and_stopped() {
+    let child = sh(r#"
+        answer_hello
+        read -r line
+        echo "DeprecationWarning: printing to stdout" >&2
+        echo "Traceback (most recent call last):"
+        while read -r line; do :; done
+    "#);
+    let bridge = ProcessBridge::spawn(child).await.unwrap();
+    let error = message(bridge.store("case-1").await);
+    assert_contains(
+        &error,
+        &[
+            "printed a line that is not a protocol response (not JSON",
+            r#""Traceback (most recent call last):""#,
+            "DeprecationWarning: printing to stdout",
+        ],
+    );
+    let again = message(bridge.store("case-2").await);
+    assert_contains(&again, &["printed a line that is not a protocol response"]);
+}
+
+#[tokio::test]
+async fn a_child_that_answers_the_wrong_request_is_stopped() {
+    let child = sh(r#"
+        answer_hello
+        read -r line
+        echo "answering from a stale counter" >&2
+        printf '{"id":999,"ok":true}\n'
+        while read -r line; do :; done
+    "#);
+    let bridge = ProcessBridge::spawn(child).await.unwrap();
+    let error = message(bridge.store("case-1").await);
+    assert_contains(
+        &error,
+        &[
+            "answered request 999, but no request 999 is waiting for an answer (waiting: 2 (reset))",
+            "answering from a stale counter",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn a_child_that_never_answers_times_out_and_is_stopped() {
+    let child = sh(r#"
+        answer_hello
+        while read -r line; do echo "ignoring $line" >&2; done
+    "#);
+    let bridge = ProcessBridge::spawn_with_timeout(child, Duration::from_millis(300))
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let error = message(bridge.store("case-1").await);
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    assert_contains(
+        &error,
+        &[
+            "did not answer request 2 (reset) within 300ms, so it was stopped",
+            r#"ignoring {"id":2,"op":"reset","store":"case-1"}"#,
+        ],
+    );
+    let started = Instant::now();
+    let again = message(bridge.store("case-2").await);
+    assert_contains(&again, &["did not answer request 2 (reset)"]);
+    assert!(
+        started.elapsed() < Duration::from_millis(300),
+        "a stopped child fails later calls at once"
+    );
+}
+
+#[tokio::test]
+async fn a_child_that_never_shakes_hands_times_out() {
+    let child = sh(r#"echo "importing google.adk..." >&2; while read -r line; do :; done"#);
+    let error = message(ProcessBridge::spawn_with_timeout(child, Duration::from_millis(300)).await);
+    assert_contains(
+        &error,
+        &[
+            "did not answer request 1 (hello) within 300ms",
+            "importing google.adk...",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn a_child_of_another_protocol_version_is_rejected() {
+    let child = sh(r#"
+        echo "bridge built for protocol 2" >&2
+        read -r line
+        printf '{"id":%s,"ok":true,"protocol":2,"backend":"future","version":"9"}\n' "$(id_of "$line")"
+        while read -r line; do :; done
+    "#);
+    let error = message(ProcessBridge::spawn(child).await);
+    assert_contains(
+        &error,
+        &[
+            "speaks bridge protocol 2, but this kit speaks protocol 1",
+            "bridge built for protocol 2",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn a_refusal_carries_the_childs_message_and_stderr_and_the_child_stays_usable() {
+    let child = sh(r#"
+        answer_hello
+        read -r line; ok "$line"
+        read -r line
+        echo "Traceback (most recent call last):" >&2
+        echo "ValueError: timestamp 'yesterday' is not RFC 3339" >&2
+        printf '{"id":%s,"ok":false,"error":"cannot convert event e-1: bad timestamp"}\n' "$(id_of "$line")"
+        read -r line
+        printf '{"id":%s,"ok":true,"memories":[]}\n' "$(id_of "$line")"
+        while read -r line; do ok "$line"; done
+    "#);
+    let bridge = ProcessBridge::spawn(child).await.unwrap();
+    let memory = bridge.store("case-1").await.unwrap();
+    let error = message(memory.add_session_to_memory(&session()).await);
+    assert_contains(
+        &error,
+        &[
+            "failed request 3 (add): cannot convert event e-1: bad timestamp",
+            "ValueError: timestamp 'yesterday' is not RFC 3339",
+        ],
+    );
+    let found = memory
+        .search_memory("support", "u-42", "coffee")
+        .await
+        .unwrap();
+    assert!(found.memories.is_empty());
+}
+
+#[tokio::test]
+async fn a_search_answer_the_kit_cannot_read_fails_that_search() {
+    let child = sh(r#"
+        answer_hello
+        read -r line; ok "$line"
+        read -r line
+        printf '{"id":%s,"ok":true,"memories":[{"content":{"parts":[{"file_data":{}}]}}]}\n' "$(id_of "$line")"
+        while read -r line; do ok "$line"; done
+    "#);
+    let bridge = ProcessBridge::spawn(child).await.unwrap();
+    let memory = bridge.store("case-1").await.unwrap();
+    let error = message(memory.search_memory("support", "u-42", "coffee").await);
+    assert_contains(
+        &error,
+        &[
+            "answered a search with memories the kit cannot read",
+            "file_data",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn answers_in_any_order_reach_the_request_they_answer() {
+    // Holds the first search's answer until the second search arrives, then answers both,
+    // the second first.
+    let child = sh(r#"
+        answer_hello
+        held=""
+        while read -r line; do
+          id=$(id_of "$line")
+          case "$line" in
+            *'"op":"search"'*)
+              store=$(printf '%s\n' "$line" | sed -n 's/.*"store":"\([^"]*\)".*/\1/p')
+              answer=$(printf '{"id":%s,"ok":true,"memories":[{"content":{"parts":[{"text":"from %s"}]}}]}' "$id" "$store")
+              if [ -z "$held" ]; then held="$answer"; else printf '%s\n%s\n' "$answer" "$held"; held=""; fi ;;
+            *) ok "$line" ;;
+          esac
+        done
+    "#);
+    let bridge = ProcessBridge::spawn(child).await.unwrap();
+    let (a, b) = (
+        bridge.store("a").await.unwrap(),
+        bridge.store("b").await.unwrap(),
+    );
+    let (from_a, from_b) = tokio::join!(
+        a.search_memory("x", "y", "q"),
+        b.search_memory("x", "y", "q")
+    );
+    let text = |found: memory_conformance::SearchMemoryResponse| {
+        found.memories[0].content.texts().collect::<String>()
+    };
+    assert_eq!(text(from_a.unwrap()), "from a");
+    assert_eq!(text(from_b.unwrap()), "from b");
+}
+
+/// The reference behaviour over Python dicts, as a bridge child.
+async fn reference_bridge() -> ProcessBridge {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/bridge_children/reference_bridge.py"
+    );
+    let mut command = Command::new("python3");
+    command.arg(script);
+    ProcessBridge::spawn(command)
+        .await
+        .unwrap_or_else(|err| panic!("the working child needs python3 on the PATH: {err}"))
+}
+
+#[tokio::test]
+async fn a_working_child_stores_and_finds_with_stores_kept_apart() {
+    let bridge = reference_bridge().await;
+    assert_eq!(
+        (bridge.backend(), bridge.version()),
+        ("reference-over-dicts", "test 1")
+    );
+    let first = bridge.store("first").await.unwrap();
+    let second = bridge.store("second").await.unwrap();
+    first.add_session_to_memory(&session()).await.unwrap();
+    let found = first
+        .search_memory("support", "u-42", "Coffee")
+        .await
+        .unwrap();
+    assert_eq!(found.memories.len(), 1);
+    assert_eq!(
+        found.memories[0].content,
+        session().events[0].content.clone().unwrap()
+    );
+    assert!(
+        second
+            .search_memory("support", "u-42", "coffee")
+            .await
+            .unwrap()
+            .memories
+            .is_empty()
+    );
+    // A reset empties the store.
+    let first_again = bridge.store("first").await.unwrap();
+    assert!(
+        first_again
+            .search_memory("support", "u-42", "coffee")
+            .await
+            .unwrap()
+            .memories
+            .is_empty()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_harness_runs_unchanged_against_a_bridge_child() {
+    let bridge = reference_bridge().await;
+    let subject = Subject::namespaced(
+        "reference-over-dicts",
+        Profile::reference(),
+        move |namespace| {
+            let bridge = bridge.clone();
+            async move {
+                bridge
+                    .store(namespace.as_str())
+                    .await
+                    .expect("the reference child serves stores")
+            }
+        },
+    )
+    .cases(16);
+    rules::key_isolation(&subject).await.unwrap();
+    rules::concurrency_adds_land(&subject).await.unwrap();
+    let report = Gate::new(subject).run().await;
+    assert!(report.is_green(), "{report}");
+}

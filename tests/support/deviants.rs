@@ -1,0 +1,413 @@
+//! Deliberately deviant backends: small wrappers or variants of the reference, each breaking
+//! exactly one behaviour, for the harness to catch.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use memory_conformance::tokenize::{can_match, event_words, query_tokens};
+use memory_conformance::{
+    Content, Event, InMemoryMemoryService, MemoryEntry, MemoryError, MemoryService, Part,
+    SearchMemoryResponse, Session, async_trait,
+};
+
+/// One way of deviating from the reference.
+#[derive(Clone, Copy, Debug)]
+pub enum Deviation {
+    SlashJoinedKey,
+    CaseInsensitiveUser,
+    AppendOnReadd,
+    IgnoreReaddWithoutText,
+    IndexToolResponses,
+    IndexState,
+    StripQueryPunctuation,
+    IndexDigits,
+    UnicodeWords,
+    LimitTen,
+    AllWords,
+    DropAuthor,
+    TimestampFromSeconds,
+    WhitespaceEventWords,
+    TornReplace,
+    LostWrites,
+    ErrorOnNonTextPart,
+    Hang,
+    PanicOnSearch,
+    BlockThread,
+}
+
+/// The reference, bent by `deviation`.
+pub struct Deviant {
+    deviation: Deviation,
+    inner: InMemoryMemoryService,
+    /// Contents as stored after rewriting -> contents as added, for rewriting deviations.
+    originals: Mutex<HashMap<String, Content>>,
+    /// Sessions as last added, for append and the lost-writes store.
+    sessions: Mutex<Vec<Session>>,
+    /// For lost writes: the reference rebuilt from `sessions` after every write.
+    rebuilt: Mutex<Arc<InMemoryMemoryService>>,
+}
+
+impl Deviant {
+    pub fn new(deviation: Deviation) -> Self {
+        Self {
+            deviation,
+            inner: InMemoryMemoryService::new(),
+            originals: Mutex::default(),
+            sessions: Mutex::default(),
+            rebuilt: Mutex::new(Arc::new(InMemoryMemoryService::new())),
+        }
+    }
+
+    fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+        mutex.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Stores `session` with each text part rewritten by `rewrite`, remembering the original.
+    async fn add_rewritten(
+        &self,
+        session: &Session,
+        rewrite: fn(&str) -> String,
+    ) -> Result<(), MemoryError> {
+        let mut stored = session.clone();
+        for event in &mut stored.events {
+            if let Some(content) = &mut event.content {
+                let original = content.clone();
+                for part in &mut content.parts {
+                    if let Part::Text(text) = part {
+                        *text = rewrite(text);
+                    }
+                }
+                let key = serde_json::to_string(content).unwrap_or_default();
+                Self::lock(&self.originals).insert(key, original);
+            }
+        }
+        self.inner.add_session_to_memory(&stored).await
+    }
+
+    fn restore(&self, mut response: SearchMemoryResponse) -> SearchMemoryResponse {
+        let originals = Self::lock(&self.originals);
+        for entry in &mut response.memories {
+            let key = serde_json::to_string(&entry.content).unwrap_or_default();
+            if let Some(original) = originals.get(&key) {
+                entry.content = original.clone();
+            }
+        }
+        response
+    }
+
+    /// The session plus one text event holding `extra` words, as a backend that indexes them.
+    fn with_shadow_text(session: &Session, extra: Vec<String>) -> Session {
+        let mut shadowed = session.clone();
+        if !extra.is_empty() {
+            shadowed.events.push(Event::text("shadow", extra.join(" ")));
+        }
+        shadowed
+    }
+}
+
+fn string_values(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| string_values(v, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|v| string_values(v, out)),
+        other => out.push(other.to_string()),
+    }
+}
+
+/// Every character that is not an ASCII letter or whitespace, spelt out in letters.
+fn spell(c: char) -> String {
+    let mut code = String::from("zq");
+    let mut n = c as u32;
+    loop {
+        code.push(char::from(b'a' + (n % 26) as u8));
+        n /= 26;
+        if n == 0 {
+            return code + "q";
+        }
+    }
+}
+
+fn spell_digits(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_digit() {
+                spell(c)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+fn spell_non_ascii_letters(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_alphanumeric() && !c.is_ascii() {
+                spell(c)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+fn spell_punctuation(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if !c.is_whitespace() && !c.is_ascii_alphabetic() {
+                spell(c)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Java's released defect: epoch milliseconds formatted as epoch seconds.
+fn millis_as_seconds(timestamp: &str) -> String {
+    let Ok(at) = timestamp.parse::<memory_conformance::Timestamp>() else {
+        return timestamp.to_owned();
+    };
+    let seconds = at.as_millisecond();
+    let (days, rest) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "+{year}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+#[async_trait]
+impl MemoryService for Deviant {
+    async fn add_session_to_memory(&self, session: &Session) -> Result<(), MemoryError> {
+        match self.deviation {
+            Deviation::SlashJoinedKey => {
+                let mut joined = session.clone();
+                joined.app_name = format!("{}/{}", session.app_name, session.user_id);
+                joined.user_id = String::new();
+                self.inner.add_session_to_memory(&joined).await
+            }
+            Deviation::CaseInsensitiveUser => {
+                let mut folded = session.clone();
+                folded.user_id = session.user_id.to_lowercase();
+                self.inner.add_session_to_memory(&folded).await
+            }
+            Deviation::AppendOnReadd => {
+                let merged = {
+                    let mut sessions = Self::lock(&self.sessions);
+                    let previous = sessions
+                        .iter()
+                        .position(|s| s.key() == session.key() && s.id == session.id);
+                    let mut merged = session.clone();
+                    if let Some(i) = previous {
+                        let mut events = sessions[i].events.clone();
+                        events.extend(session.events.iter().cloned());
+                        merged.events = events;
+                        sessions[i] = merged.clone();
+                    } else {
+                        sessions.push(merged.clone());
+                    }
+                    merged
+                };
+                self.inner.add_session_to_memory(&merged).await
+            }
+            Deviation::IgnoreReaddWithoutText => {
+                let seen = {
+                    let mut sessions = Self::lock(&self.sessions);
+                    let seen = sessions
+                        .iter()
+                        .any(|s| s.key() == session.key() && s.id == session.id);
+                    sessions.push(session.clone());
+                    seen
+                };
+                if seen && !session.events.iter().any(Event::has_text) {
+                    return Ok(());
+                }
+                self.inner.add_session_to_memory(session).await
+            }
+            Deviation::IndexToolResponses => {
+                let mut extra = Vec::new();
+                for part in session
+                    .events
+                    .iter()
+                    .filter_map(|e| e.content.as_ref())
+                    .flat_map(|c| &c.parts)
+                {
+                    if let Part::FunctionResponse { response, .. } = part {
+                        string_values(response, &mut extra);
+                    }
+                }
+                self.inner
+                    .add_session_to_memory(&Self::with_shadow_text(session, extra))
+                    .await
+            }
+            Deviation::IndexState => {
+                let mut extra: Vec<String> = session.state.keys().cloned().collect();
+                session
+                    .state
+                    .values()
+                    .for_each(|v| string_values(v, &mut extra));
+                self.inner
+                    .add_session_to_memory(&Self::with_shadow_text(session, extra))
+                    .await
+            }
+            Deviation::IndexDigits => self.add_rewritten(session, spell_digits).await,
+            Deviation::UnicodeWords => self.add_rewritten(session, spell_non_ascii_letters).await,
+            Deviation::WhitespaceEventWords => self.add_rewritten(session, spell_punctuation).await,
+            Deviation::TornReplace => {
+                let empty = Session::new(
+                    session.app_name.clone(),
+                    session.user_id.clone(),
+                    session.id.clone(),
+                );
+                self.inner.add_session_to_memory(&empty).await?;
+                for n in 1..=session.events.len() {
+                    tokio::task::yield_now().await;
+                    let prefix = empty
+                        .clone()
+                        .with_events(session.events[..n].iter().cloned());
+                    self.inner.add_session_to_memory(&prefix).await?;
+                }
+                Ok(())
+            }
+            Deviation::LostWrites => {
+                let mut snapshot = Self::lock(&self.sessions).clone();
+                tokio::task::yield_now().await;
+                snapshot.retain(|s| !(s.key() == session.key() && s.id == session.id));
+                snapshot.push(session.clone());
+                let rebuilt = InMemoryMemoryService::new();
+                for stored in &snapshot {
+                    rebuilt.add_session_to_memory(stored).await?;
+                }
+                *Self::lock(&self.sessions) = snapshot;
+                *Self::lock(&self.rebuilt) = Arc::new(rebuilt);
+                Ok(())
+            }
+            Deviation::ErrorOnNonTextPart => {
+                {
+                    let mut sessions = Self::lock(&self.sessions);
+                    sessions.retain(|s| !(s.key() == session.key() && s.id == session.id));
+                    sessions.push(session.clone());
+                }
+                self.inner.add_session_to_memory(session).await
+            }
+            _ => self.inner.add_session_to_memory(session).await,
+        }
+    }
+
+    async fn search_memory(
+        &self,
+        app: &str,
+        user: &str,
+        query: &str,
+    ) -> Result<SearchMemoryResponse, MemoryError> {
+        let found = match self.deviation {
+            Deviation::SlashJoinedKey => {
+                self.inner
+                    .search_memory(&format!("{app}/{user}"), "", query)
+                    .await?
+            }
+            Deviation::CaseInsensitiveUser => {
+                self.inner
+                    .search_memory(app, &user.to_lowercase(), query)
+                    .await?
+            }
+            Deviation::StripQueryPunctuation => {
+                let stripped: String = query
+                    .chars()
+                    .filter(|c| !c.is_ascii_punctuation() && !"’«»…".contains(*c))
+                    .collect();
+                self.inner.search_memory(app, user, &stripped).await?
+            }
+            Deviation::IndexDigits => self.restore(
+                self.inner
+                    .search_memory(app, user, &spell_digits(query))
+                    .await?,
+            ),
+            Deviation::UnicodeWords => self.restore(
+                self.inner
+                    .search_memory(app, user, &spell_non_ascii_letters(query))
+                    .await?,
+            ),
+            Deviation::WhitespaceEventWords => {
+                self.restore(self.inner.search_memory(app, user, query).await?)
+            }
+            Deviation::LimitTen => {
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                found.memories.truncate(10);
+                found
+            }
+            Deviation::AllWords => {
+                let live: Vec<String> = query_tokens(query)
+                    .into_iter()
+                    .filter(|t| can_match(t))
+                    .collect();
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                found.memories.retain(|entry| {
+                    let words: Vec<String> = entry.content.texts().flat_map(event_words).collect();
+                    live.iter().all(|t| words.contains(t))
+                });
+                found
+            }
+            Deviation::DropAuthor => {
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                found
+                    .memories
+                    .iter_mut()
+                    .for_each(|e: &mut MemoryEntry| e.author = None);
+                found
+            }
+            Deviation::TimestampFromSeconds => {
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                for entry in &mut found.memories {
+                    entry.timestamp = entry.timestamp.as_deref().map(millis_as_seconds);
+                }
+                found
+            }
+            Deviation::LostWrites => {
+                let rebuilt = Arc::clone(&Self::lock(&self.rebuilt));
+                rebuilt.search_memory(app, user, query).await?
+            }
+            Deviation::ErrorOnNonTextPart => {
+                if self.stored_non_text(app, user) {
+                    return Err(MemoryError::backend(
+                        "part.text() is empty: cannot read a non-text part",
+                    ));
+                }
+                self.inner.search_memory(app, user, query).await?
+            }
+            Deviation::Hang => std::future::pending().await,
+            Deviation::PanicOnSearch => {
+                panic!("index out of bounds: the len is 0 but the index is 0")
+            }
+            Deviation::BlockThread => {
+                std::thread::sleep(std::time::Duration::from_secs(3));
+                self.inner.search_memory(app, user, query).await?
+            }
+            _ => self.inner.search_memory(app, user, query).await?,
+        };
+        Ok(found)
+    }
+}
+
+impl Deviant {
+    fn stored_non_text(&self, app: &str, user: &str) -> bool {
+        Self::lock(&self.sessions)
+            .iter()
+            .filter(|s| s.app_name == app && s.user_id == user)
+            .flat_map(|s| &s.events)
+            .filter_map(|e| e.content.as_ref())
+            .any(|c| c.parts.iter().any(|p| p.as_text().is_none()))
+    }
+}
