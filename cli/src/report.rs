@@ -295,6 +295,18 @@ fn markdown(report: &Report) -> String {
         }
         out.push('\n');
     }
+    let _ = write!(
+        out,
+        "| **facts found** | | probes that mean a stored fact |"
+    );
+    for backend in &ran {
+        let (found, facts) = backend
+            .recall
+            .as_ref()
+            .map_or((0, 0), Observation::facts_found);
+        let _ = write!(out, " **{found} of {facts}** |");
+    }
+    out.push('\n');
     let _ = writeln!(out, "\n## Differences from the reference\n");
     for backend in ran.iter().filter(|b| b.name != "reference") {
         if let Some(difference) = &backend.difference {

@@ -42,6 +42,11 @@ pub struct Probe {
     pub query: &'static str,
     /// The dimensions that decide its result.
     pub dimensions: &'static [Dimension],
+    /// Whether the query means a fact the corpus holds in text under this key, so that a hit
+    /// is recall and no hit is a miss. False for probes whose right answer is nothing (a
+    /// replaced session, a near-miss key, a blank query, a fact only in tool data or state)
+    /// and for fragments and stop words.
+    pub means_a_fact: bool,
 }
 
 /// The sessions, added in this order (one session id is added twice: a re-add).
@@ -94,52 +99,55 @@ pub fn sessions() -> Vec<Session> {
 /// The probes, in report order.
 pub fn probes() -> Vec<Probe> {
     use Dimension::*;
-    let probe = |id, query, dimensions| Probe {
+    let fact = |id, query, dimensions| Probe {
         id,
         key: MemoryKey::new("support", "u-42"),
         query,
         dimensions,
+        means_a_fact: true,
+    };
+    let probe = |id, query, dimensions| Probe {
+        means_a_fact: false,
+        ..fact(id, query, dimensions)
     };
     let under = |id, app: &str, user: &str, query, dimensions| Probe {
-        id,
         key: MemoryKey::new(app, user),
-        query,
-        dimensions,
+        ..probe(id, query, dimensions)
     };
     vec![
-        probe("coffee", "coffee", &[]),
-        probe("coffee-upper-case", "Coffee", &[QueryTerms]),
-        probe("coffee-question-mark", "coffee?", &[QueryTerms]),
-        probe(
+        fact("coffee", "coffee", &[]),
+        fact("coffee-upper-case", "Coffee", &[QueryTerms]),
+        fact("coffee-question-mark", "coffee?", &[QueryTerms]),
+        fact(
             "coffee-preference",
             "coffee preference?",
             &[QueryTerms, MultiWord],
         ),
-        probe("flat-white-hyphen", "flat-white", &[QueryTerms]),
-        probe("white-dot", "white.", &[QueryTerms]),
-        probe("order-number", "4417", &[EventWords, QueryTerms]),
-        probe(
+        fact("flat-white-hyphen", "flat-white", &[QueryTerms]),
+        fact("white-dot", "white.", &[QueryTerms]),
+        fact("order-number", "4417", &[EventWords, QueryTerms]),
+        fact(
             "where-is-order",
             "Where's order 4417?",
             &[QueryTerms, MultiWord],
         ),
         probe("common-word", "is", &[]),
-        probe("cafe-accent", "café", &[EventWords, QueryTerms]),
-        probe("cafe-plain", "cafe", &[EventWords]),
-        probe("cafe-nfd", "cafe\u{301}", &[EventWords, QueryTerms]),
+        fact("cafe-accent", "café", &[EventWords, QueryTerms]),
+        fact("cafe-plain", "cafe", &[EventWords]),
+        fact("cafe-nfd", "cafe\u{301}", &[EventWords, QueryTerms]),
         probe("caf-fragment", "caf", &[EventWords]),
-        probe("creme", "creme", &[EventWords]),
-        probe("cjk-coffee", "咖啡", &[EventWords, QueryTerms]),
-        probe("python-in-japanese", "python", &[EventWords]),
-        probe("punctuated-text", "open", &[EventWords]),
-        probe("tab-separated", "white", &[EventWords]),
-        probe("nbsp-separated", "art", &[EventWords]),
-        probe("two-words", "green black", &[MultiWord, Order]),
+        fact("creme", "creme", &[EventWords]),
+        fact("cjk-coffee", "咖啡", &[EventWords, QueryTerms]),
+        fact("python-in-japanese", "python", &[EventWords]),
+        fact("punctuated-text", "open", &[EventWords]),
+        fact("tab-separated", "white", &[EventWords]),
+        fact("nbsp-separated", "art", &[EventWords]),
+        fact("two-words", "green black", &[MultiWord, Order]),
         probe("tool-only-fact", "delivered", &[ToolData]),
         probe("state-only-fact", "peanuts", &[]),
         probe("readd-old", "green", &[Readd]),
-        probe("readd-new", "black", &[Readd]),
-        probe("more-than-ten", "latte", &[Limit, Order]),
+        fact("readd-new", "black", &[Readd]),
+        fact("more-than-ten", "latte", &[Limit, Order]),
         probe("blank", " \t ", &[]),
         under("numeric-user-id", "support", "42", "coffee", &[Key]),
         under("separator-in-app", "support_bot", "u-42", "coffee", &[Key]),

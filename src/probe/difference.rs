@@ -15,6 +15,12 @@ pub struct Difference {
     pub backend: String,
     /// One row per differing probe.
     pub rows: Vec<DifferenceRow>,
+    /// Probes that mean a stored fact, which the reference finds nothing for and the backend
+    /// finds something for: the recall the backend adds.
+    pub found_where_reference_misses: Vec<&'static str>,
+    /// Probes that mean a stored fact, which the reference finds something for and the
+    /// backend finds nothing for: the recall the backend loses.
+    pub missed_where_reference_finds: Vec<&'static str>,
 }
 
 /// One probe whose result differs.
@@ -71,14 +77,55 @@ impl Difference {
                 }
             })
             .collect();
+        let facts = || {
+            observed
+                .results
+                .iter()
+                .zip(&reference.results)
+                .filter(|(mine, _)| mine.probe.means_a_fact)
+        };
         Self {
             backend: observed.backend.clone(),
             rows,
+            found_where_reference_misses: facts()
+                .filter(|(mine, theirs)| mine.found_something() && !theirs.found_something())
+                .map(|(mine, _)| mine.probe.id)
+                .collect(),
+            missed_where_reference_finds: facts()
+                .filter(|(mine, theirs)| !mine.found_something() && theirs.found_something())
+                .map(|(mine, _)| mine.probe.id)
+                .collect(),
         }
     }
 
-    /// The differences as a Markdown table.
+    /// The differences as a Markdown table, then the recall the backend adds and loses.
     pub fn to_markdown(&self) -> String {
+        let mut out = self.table();
+        if self.rows.is_empty() {
+            return out;
+        }
+        let list = |probes: &[&str]| {
+            if probes.is_empty() {
+                "none".to_owned()
+            } else {
+                probes.join(", ")
+            }
+        };
+        let _ = writeln!(
+            out,
+            "\nProbes that mean a stored fact: the reference finds nothing and {} finds something for {} ({}); \
+             the reference finds something and {} finds nothing for {} ({}).",
+            self.backend,
+            self.found_where_reference_misses.len(),
+            list(&self.found_where_reference_misses),
+            self.backend,
+            self.missed_where_reference_finds.len(),
+            list(&self.missed_where_reference_finds),
+        );
+        out
+    }
+
+    fn table(&self) -> String {
         if self.rows.is_empty() {
             return format!(
                 "Recall of {} on the probe corpus: the same as the reference on every probe.\n",

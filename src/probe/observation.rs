@@ -45,6 +45,11 @@ pub struct Hits {
 }
 
 impl ProbeResult {
+    /// Whether the search returned at least one entry.
+    pub fn found_something(&self) -> bool {
+        self.hits.as_ref().is_ok_and(|hits| !hits.labels.is_empty())
+    }
+
     /// The hits as one line: labels, `none`, a count for an unordered cut, or the error.
     pub fn hits_text(&self) -> String {
         render_hits(&self.hits)
@@ -82,6 +87,14 @@ impl Observation {
         }
     }
 
+    /// The probes that mean a stored fact: (how many the backend found something for, how
+    /// many there are).
+    pub fn facts_found(&self) -> (usize, usize) {
+        let facts = self.results.iter().filter(|r| r.probe.means_a_fact);
+        let found = facts.clone().filter(|r| r.found_something()).count();
+        (found, facts.count())
+    }
+
     /// The observation as a Markdown table, one row per probe.
     pub fn to_markdown(&self) -> String {
         let mut out = format!(
@@ -98,6 +111,11 @@ impl Observation {
                 cell(&render_hits(&result.hits))
             );
         }
+        let (found, facts) = self.facts_found();
+        let _ = writeln!(
+            out,
+            "\nProbes that mean a stored fact and found something: {found} of {facts}."
+        );
         out
     }
 }
