@@ -214,7 +214,7 @@ fn markdown(report: &Report) -> String {
             None => backend.version.clone(),
             Some(why) => format!("{} (not run: {why})", backend.version),
         };
-        let _ = writeln!(out, "| {} | {} |", backend.name, cell(&what));
+        let _ = writeln!(out, "| {} | {} |", backend.name, what.replace('|', "\\|"));
     }
     let profiles: Vec<&Profile> = ran.iter().filter_map(|b| b.profile.as_ref()).collect();
     let _ = writeln!(
@@ -268,45 +268,12 @@ fn markdown(report: &Report) -> String {
             }
         }
     }
+    let observations: Vec<&Observation> = ran.iter().filter_map(|b| b.recall.as_ref()).collect();
     let _ = write!(
         out,
-        "\n## Recall on the probe corpus\n\n| probe | key | query |"
+        "\n## Recall on the probe corpus\n\n{}",
+        Observation::markdown_table(&observations)
     );
-    for backend in &ran {
-        let _ = write!(out, " {} |", backend.name);
-    }
-    let _ = write!(out, "\n|---|---|---|{}\n", "---|".repeat(ran.len()));
-    for (i, probe) in probe::probes().iter().enumerate() {
-        let _ = write!(
-            out,
-            "| {} | {} | {} |",
-            probe.id,
-            cell(&probe.key.to_string()),
-            cell(&format!("{:?}", probe.query))
-        );
-        for backend in &ran {
-            let hits = backend
-                .recall
-                .as_ref()
-                .and_then(|r| r.results.get(i))
-                .map(|r| r.hits_text())
-                .unwrap_or_default();
-            let _ = write!(out, " {} |", cell(&hits));
-        }
-        out.push('\n');
-    }
-    let _ = write!(
-        out,
-        "| **facts found** | | probes that mean a stored fact |"
-    );
-    for backend in &ran {
-        let (found, facts) = backend
-            .recall
-            .as_ref()
-            .map_or((0, 0), Observation::facts_found);
-        let _ = write!(out, " **{found} of {facts}** |");
-    }
-    out.push('\n');
     let _ = writeln!(out, "\n## Differences from the reference\n");
     for backend in ran.iter().filter(|b| b.name != "reference") {
         if let Some(difference) = &backend.difference {
@@ -314,10 +281,6 @@ fn markdown(report: &Report) -> String {
         }
     }
     out
-}
-
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
 }
 
 /// A one-line progress indicator on standard error, shown only on a terminal.

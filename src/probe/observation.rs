@@ -95,6 +95,42 @@ impl Observation {
         (found, facts.count())
     }
 
+    /// Several observations side by side as a Markdown table: one row per probe, one column
+    /// per backend, and a last row counting the probes that mean a stored fact and found
+    /// something.
+    pub fn markdown_table(observations: &[&Observation]) -> String {
+        let mut out = String::from("| probe | key | query |");
+        for observed in observations {
+            let _ = write!(out, " {} |", cell(&observed.backend));
+        }
+        let _ = writeln!(out, "\n|---|---|---|{}", "---|".repeat(observations.len()));
+        for (i, probe) in corpus::probes().iter().enumerate() {
+            let _ = write!(
+                out,
+                "| {} | {} | {} |",
+                probe.id,
+                cell(&probe.key.to_string()),
+                cell(&format!("{:?}", probe.query))
+            );
+            for observed in observations {
+                let hits = observed
+                    .results
+                    .get(i)
+                    .map(ProbeResult::hits_text)
+                    .unwrap_or_default();
+                let _ = write!(out, " {} |", cell(&hits));
+            }
+            out.push('\n');
+        }
+        out.push_str("| **facts found** | | probes that mean a stored fact |");
+        for observed in observations {
+            let (found, facts) = observed.facts_found();
+            let _ = write!(out, " **{found} of {facts}** |");
+        }
+        out.push('\n');
+        out
+    }
+
     /// The observation as a Markdown table, one row per probe.
     pub fn to_markdown(&self) -> String {
         let mut out = format!(
