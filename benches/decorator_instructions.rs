@@ -14,9 +14,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use memory_conformance::{
-    Event, InMemoryMemoryService, InspectingMemoryService, MemoryService, Session,
-};
+use memory_conformance::inspect::InspectingMemoryService;
+use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Session};
 
 const SEARCHES: usize = 20_000;
 

@@ -11,9 +11,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use memory_conformance::conformance::{Gate, Subject};
+use memory_conformance::profile::Profile;
 use memory_conformance::{
-    Gate, InMemoryMemoryService, MemoryError, MemoryService, Profile, SearchMemoryResponse,
-    Session, Subject, async_trait,
+    InMemoryMemoryService, MemoryError, MemoryService, SearchMemoryResponse, Session, async_trait,
 };
 
 const SEED: u64 = 2026;
@@ -64,16 +65,16 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
-fn suite(runtime: &tokio::runtime::Runtime) {
+fn suite() {
     let subject = Subject::new("reference", Profile::reference(), || async {
         InMemoryMemoryService::new()
     })
     .seed(SEED);
-    let report = runtime.block_on(Gate::new(subject).run());
+    let report = Gate::new(subject).run();
     assert!(report.is_green(), "{report}");
 }
 
-fn recorded_calls(runtime: &tokio::runtime::Runtime) -> Vec<Call> {
+fn recorded_calls() -> Vec<Call> {
     let calls = Arc::new(Mutex::new(Vec::new()));
     let recorder = Arc::clone(&calls);
     let subject = Subject::new("reference", Profile::reference(), move || {
@@ -90,7 +91,7 @@ fn recorded_calls(runtime: &tokio::runtime::Runtime) -> Vec<Call> {
         }
     })
     .seed(SEED);
-    assert!(runtime.block_on(Gate::new(subject).run()).is_green());
+    assert!(Gate::new(subject).run().is_green());
     calls.lock().unwrap_or_else(PoisonError::into_inner).clone()
 }
 
@@ -114,7 +115,7 @@ async fn plain_loop(calls: &[Call]) {
 
 fn harness(c: &mut Criterion) {
     let runtime = runtime();
-    let calls = recorded_calls(&runtime);
+    let calls = recorded_calls();
     let (opens, adds) = (
         calls.iter().filter(|c| matches!(c, Call::Open)).count(),
         calls.iter().filter(|c| matches!(c, Call::Add(_))).count(),
@@ -128,9 +129,7 @@ fn harness(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
-    group.bench_function("whole_suite_reference_default_cases", |b| {
-        b.iter(|| suite(&runtime))
-    });
+    group.bench_function("whole_suite_reference_default_cases", |b| b.iter(suite));
     group.bench_function("same_calls_plain_loop", |b| {
         b.iter(|| runtime.block_on(plain_loop(&calls)))
     });

@@ -10,9 +10,8 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use memory_conformance::{
-    Event, InMemoryMemoryService, InspectingMemoryService, MemoryService, Session,
-};
+use memory_conformance::inspect::InspectingMemoryService;
+use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Session};
 use tokio::runtime::Runtime;
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];

@@ -5,9 +5,10 @@
 
 use std::sync::Arc;
 
+use memory_conformance::inspect::InspectingMemoryService;
 use memory_conformance::{
-    Event, InMemoryMemoryService, InspectingMemoryService, MemoryError, MemoryService, Session,
-    ToolContext, explain, load_memory,
+    Event, InMemoryMemoryService, MemoryError, MemoryService, Session, ToolContext, explain,
+    load_memory,
 };
 use serde_json::json;
 

@@ -7,9 +7,18 @@
 //! - the ADK memory model ([`Session`], [`Event`], [`Content`], [`Part`], [`MemoryEntry`],
 //!   [`SearchMemoryResponse`]) and the [`MemoryService`] trait;
 //! - [`InMemoryMemoryService`], the reference backend, with its [`tokenize`] rules;
-//! - inspection: [`InspectingMemoryService`] (logging that never leaks content by default, and
-//!   [`diagnose`](InspectingMemoryService::diagnose)), [`explain`] for dead query tokens, and
-//!   the tool-side [`ToolContext`] and [`load_memory`].
+//! - inspection: [`inspect::InspectingMemoryService`] (logging that never leaks content by
+//!   default, and a diagnosis of a search that came back empty), [`explain`] for dead query
+//!   tokens, and the tool-side [`ToolContext`] and [`load_memory`];
+//! - the [`profile`] a backend declares, and its [`conformance`] gate.
+//!
+//! # Features
+//!
+//! - `harness` (default): the conformance harness (rules, generators, the test runner,
+//!   recall snapshots, the [`probe`] corpus and the [`process`] bridge), with proptest, insta
+//!   and libtest-mimic. A backend crate depends on the kit with `default-features = false`,
+//!   which keeps the model, the trait, the reference, inspection, profiles and gate
+//!   declarations, and adds the kit with the harness as a dev-dependency only.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -28,6 +37,7 @@
 //! ```
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
 pub mod conformance;
 mod error;
@@ -35,7 +45,9 @@ mod explain;
 mod in_memory;
 pub mod inspect;
 mod model;
+#[cfg(feature = "harness")]
 pub mod probe;
+#[cfg(feature = "harness")]
 pub mod process;
 pub mod profile;
 mod service;
@@ -45,20 +57,17 @@ mod tool;
 pub use async_trait::async_trait;
 pub use jiff::Timestamp;
 
-pub use conformance::rules;
-pub use conformance::{Gate, RuleFailure, Subject};
 pub use error::MemoryError;
 pub use explain::{DeadReason, TokenExplanation, explain, explain_tokens};
 pub use in_memory::InMemoryMemoryService;
-pub use inspect::{Diagnosis, InspectingMemoryService, Verdict};
 pub use model::{Content, Event, MemoryEntry, MemoryKey, Part, SearchMemoryResponse, Session};
-pub use process::ProcessMemoryService;
-pub use profile::Profile;
 pub use service::MemoryService;
 pub use tool::{LoadMemoryResponse, ToolContext, load_memory};
 
 #[doc(hidden)]
+#[cfg(feature = "harness")]
 pub mod __private {
-    pub use crate::conformance::GateMain;
+    pub use crate::conformance::recall_pin::TestTarget;
+    pub use crate::conformance::runner::main;
     pub use insta;
 }

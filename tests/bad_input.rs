@@ -1,9 +1,8 @@
 //! R7: any string is accepted as app name, user id, session id or query, without a panic, and
 //! the rules still hold.
 
-use memory_conformance::{
-    Event, InMemoryMemoryService, InspectingMemoryService, MemoryService, Session, explain,
-};
+use memory_conformance::inspect::InspectingMemoryService;
+use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Session, explain};
 use proptest::prelude::*;
 use rstest::rstest;
 

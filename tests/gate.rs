@@ -1,11 +1,14 @@
-//! The gate: known violations pass while present and fail once gone, declarations are
-//! validated, and a gate that verifies nothing is never green.
+//! The gate: known violations (declared or implied by the profile) pass while present and fail
+//! once gone, declarations are validated, rules that do not apply say why, and a backend that
+//! blocks its thread cannot hang the gate.
 
 mod support;
 
-use memory_conformance::conformance::{GateReport, RuleOutcome};
-use memory_conformance::rules::Requirement;
-use memory_conformance::{Gate, InMemoryMemoryService, Profile, Subject};
+use memory_conformance::InMemoryMemoryService;
+use memory_conformance::conformance::rules::{self, Requirement};
+use memory_conformance::conformance::{Gate, Subject, Verdict};
+use memory_conformance::profile::{Order, Profile, Retrieval};
+use rstest::rstest;
 
 use support::deviants::{Deviant, Deviation};
 
@@ -24,59 +27,64 @@ fn reference() -> Subject {
     .cases(32)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_declared_violation_that_still_shows_passes() {
+#[test]
+fn a_declared_violation_that_still_shows_passes() {
     let gate =
         Gate::new(appending()).known_violation("replace.readd_replaces", "appends on re-add");
-    let rule = memory_conformance::rules::find("replace.readd_replaces").unwrap();
-    let outcome = gate.check(rule).await;
+    let rule = rules::find("replace.readd_replaces").unwrap();
+    let verdict = gate.check(rule);
     assert!(
-        matches!(outcome, RuleOutcome::KnownViolation { .. }),
-        "{outcome}"
+        matches!(verdict, Verdict::KnownViolationShown { .. }),
+        "{verdict}"
     );
-    assert!(outcome.is_green());
+    assert!(verdict.is_green());
     assert!(
-        outcome
+        verdict
             .to_string()
             .starts_with("known violation still present (appends on re-add)"),
-        "{outcome}"
+        "{verdict}"
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_undeclared_violation_fails() {
-    let rule = memory_conformance::rules::find("replace.readd_replaces").unwrap();
-    let outcome = Gate::new(appending()).check(rule).await;
-    assert!(matches!(outcome, RuleOutcome::Failed(_)), "{outcome}");
-    assert!(!outcome.is_green());
+#[test]
+fn an_undeclared_violation_fails() {
+    let rule = rules::find("replace.readd_replaces").unwrap();
+    let verdict = Gate::new(appending()).check(rule);
+    assert!(matches!(verdict, Verdict::Failed(_)), "{verdict}");
+    assert!(!verdict.is_green());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_declared_violation_that_disappears_fails_so_the_fix_is_noticed() {
+#[test]
+fn a_declared_violation_that_disappears_fails_so_the_fix_is_noticed() {
     let gate = Gate::new(reference())
         .known_violation("replace.readd_replaces", "appends; upstream issue 1");
-    let rule = memory_conformance::rules::find("replace.readd_replaces").unwrap();
-    let outcome = gate.check(rule).await;
+    let rule = rules::find("replace.readd_replaces").unwrap();
+    let verdict = gate.check(rule);
     assert!(
-        matches!(outcome, RuleOutcome::ViolationGone { .. }),
-        "{outcome}"
+        matches!(verdict, Verdict::KnownViolationGone { .. }),
+        "{verdict}"
     );
-    assert!(!outcome.is_green());
+    assert!(!verdict.is_green());
     assert!(
-        outcome
+        verdict
             .to_string()
             .contains("remove the declaration so the rule is enforced"),
-        "{outcome}"
+        "{verdict}"
     );
 }
 
-#[tokio::test]
-async fn a_violation_of_a_rule_that_does_not_apply_is_a_broken_declaration() {
+#[test]
+fn a_violation_of_a_rule_that_does_not_apply_is_a_broken_declaration() {
     let gate = Gate::new(reference()).known_violation("durability.reopen", "not durable");
-    let rule = memory_conformance::rules::find("durability.reopen").unwrap();
-    let outcome = gate.check(rule).await;
-    assert!(matches!(outcome, RuleOutcome::Broken { .. }), "{outcome}");
-    assert!(outcome.to_string().contains("does not apply"), "{outcome}");
+    let rule = rules::find("durability.reopen").unwrap();
+    let verdict = gate.check(rule);
+    assert!(matches!(verdict, Verdict::Failed(_)), "{verdict}");
+    assert!(
+        verdict.to_string().contains(
+            "it is declared a known violation, but the rule does not apply to the profile: the profile does not declare durable storage"
+        ),
+        "{verdict}"
+    );
 }
 
 #[test]
@@ -100,40 +108,72 @@ fn declarations_are_validated() {
         problems.contains("\"key.isolation\" is declared twice"),
         "{problems}"
     );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_full_report_of_the_reference_is_green_with_two_capabilities_ignored() {
-    let report = Gate::new(reference()).run().await;
-    assert!(report.is_green(), "{report}");
-    let ignored: Vec<&str> = report
-        .outcomes
-        .iter()
-        .filter(|(_, _, o)| matches!(o, RuleOutcome::Ignored { .. }))
-        .map(|(id, _, _)| *id)
-        .collect();
-    assert_eq!(ignored, ["durability.reopen", "scope.shared"]);
+    let report = gate.run();
+    assert!(!report.is_green());
+    assert_eq!(report.problems(), [problems]);
 }
 
 #[test]
-fn a_gate_that_verified_nothing_is_never_green() {
-    let report = GateReport {
-        backend: "nothing".into(),
-        profile: "nothing".into(),
-        outcomes: vec![(
-            "durability.reopen",
-            Requirement::Capability,
-            RuleOutcome::Ignored {
-                reason: "not declared".into(),
-            },
-        )],
-    };
-    assert!(!report.is_green());
-    let empty = GateReport {
-        outcomes: vec![],
-        ..report
-    };
-    assert!(!empty.is_green());
+fn a_violation_the_profile_implies_is_derived_and_never_declared_twice() {
+    let joined = Subject::new("joined", Profile::adk_js(), || async {
+        Deviant::new(Deviation::SlashJoinedKey)
+    })
+    .cases(32)
+    .seed(7);
+    let gate = Gate::new(joined);
+    let known = gate.known_violations();
+    assert_eq!(known.len(), 1);
+    assert_eq!(known[0].rule_id(), "key.no_separator_collision");
+    assert_eq!(known[0].implied_by(), Some("key = joined with \"/\""));
+    let verdict = gate.check(rules::find("key.no_separator_collision").unwrap());
+    assert!(
+        matches!(verdict, Verdict::KnownViolationShown { .. }),
+        "{verdict}"
+    );
+
+    let twice = gate.known_violation("key.no_separator_collision", "joins with a slash");
+    let problem = twice.validate().unwrap_err();
+    assert!(
+        problem.contains(
+            "\"key.no_separator_collision\" is already implied by the profile (key = joined with \"/\"): remove the declaration"
+        ),
+        "{problem}"
+    );
+}
+
+#[test]
+fn a_profile_that_implies_a_violation_the_backend_does_not_have_fails() {
+    let subject = Subject::new(
+        "structured-but-declared-joined",
+        Profile::adk_js(),
+        || async { InMemoryMemoryService::new() },
+    )
+    .cases(16);
+    let verdict = Gate::new(subject).check(rules::find("key.no_separator_collision").unwrap());
+    assert!(
+        matches!(verdict, Verdict::KnownViolationGone { .. }),
+        "{verdict}"
+    );
+    assert!(
+        verdict
+            .to_string()
+            .contains("the profile's key = joined with \"/\" no longer describes the backend"),
+        "{verdict}"
+    );
+}
+
+#[test]
+fn the_full_report_of_the_reference_is_green_with_two_capabilities_not_applicable() {
+    let report = Gate::new(reference()).run();
+    assert!(report.is_green(), "{report}");
+    let not_applicable: Vec<&str> = report
+        .runs()
+        .iter()
+        .filter(|run| matches!(run.verdict(), Verdict::NotApplicable { .. }))
+        .map(|run| run.rule().id())
+        .collect();
+    assert_eq!(not_applicable, ["durability.reopen", "scope.shared"]);
+    assert!(report.problems().is_empty());
 }
 
 #[test]
@@ -143,23 +183,157 @@ fn a_backend_that_blocks_its_thread_fails_the_rule_instead_of_hanging() {
     })
     .cases(1)
     .rule_timeout(std::time::Duration::from_millis(500));
-    let rule = memory_conformance::rules::find("query.unknown_key").unwrap();
-    let outcome = Gate::new(subject).check_on_own_thread(rule);
-    assert!(matches!(outcome, RuleOutcome::Broken { .. }), "{outcome}");
+    let rule = rules::find("query.unknown_key").unwrap();
+    let verdict = Gate::new(subject).check(rule);
+    assert!(matches!(verdict, Verdict::Failed(_)), "{verdict}");
     assert!(
-        outcome
+        verdict
             .to_string()
-            .contains("did not finish within 500ms: a backend call blocked its thread"),
-        "{outcome}"
+            .contains("rule query.unknown_key failed for backend \"blocking\" (profile \"reference\"): the rule did not finish within 500ms: a backend call blocked its thread"),
+        "{verdict}"
     );
+}
+
+#[tokio::test]
+async fn a_plain_rule_function_says_when_it_does_not_apply() {
+    let verdict = rules::scope_shared(&reference()).await;
+    match verdict {
+        Verdict::NotApplicable { reason } => {
+            assert_eq!(reason, "the profile does not declare a shared store")
+        }
+        other => panic!("expected not applicable, got {other}"),
+    }
+}
+
+/// Every rule that checks a profile dimension or a capability, on a profile where it does not
+/// apply: not applicable, with the reason, through the plain function and through the gate.
+#[rstest]
+#[case::index_text_only(
+    "index.text_only",
+    semantic(),
+    "the profile declares semantic retrieval"
+)]
+#[case::query_case_insensitive(
+    "query.case_insensitive",
+    semantic(),
+    "the profile declares semantic retrieval"
+)]
+#[case::punctuation_query(
+    "punctuation.query",
+    semantic(),
+    "the profile declares semantic retrieval"
+)]
+#[case::punctuation_event(
+    "punctuation.event",
+    semantic(),
+    "the profile declares semantic retrieval"
+)]
+#[case::query_digits("query.digits", semantic(), "the profile declares semantic retrieval")]
+#[case::query_non_ascii(
+    "query.non_ascii",
+    semantic(),
+    "the profile declares semantic retrieval"
+)]
+#[case::query_multi_word(
+    "query.multi_word",
+    semantic(),
+    "the profile declares semantic retrieval"
+)]
+#[case::model_random_ops(
+    "model.random_ops",
+    semantic(),
+    "the profile declares semantic retrieval"
+)]
+#[case::result_order("result.order", unordered(), "the profile promises no order")]
+#[case::durability_reopen(
+    "durability.reopen",
+    Profile::reference(),
+    "the profile does not declare durable storage"
+)]
+#[case::scope_shared(
+    "scope.shared",
+    Profile::reference(),
+    "the profile does not declare a shared store"
+)]
+#[case::concurrency_atomic_replace(
+    "concurrency.atomic_replace",
+    appending_profile(),
+    "the profile declares append on re-add"
+)]
+fn each_profile_and_capability_rule_is_not_applicable_with_its_reason_where_it_does_not_apply(
+    #[case] id: &str,
+    #[case] profile: Profile,
+    #[case] reason: &str,
+) {
+    let rule = rules::find(id).unwrap();
+    let why = rule.applies_to(&profile).unwrap_err();
+    assert!(why.starts_with(reason) && !why.is_empty(), "{id}: {why}");
+    let subject = Subject::new("n/a", profile, || async { InMemoryMemoryService::new() }).cases(4);
+    match Gate::new(subject).check(rule) {
+        Verdict::NotApplicable { reason } => assert_eq!(reason, why),
+        other => panic!("{id}: expected not applicable, got {other}"),
+    }
+}
+
+#[test]
+fn every_profile_and_capability_rule_has_a_not_applicable_case_or_applies_everywhere() {
+    let tested = [
+        "index.text_only",
+        "query.case_insensitive",
+        "punctuation.query",
+        "punctuation.event",
+        "query.digits",
+        "query.non_ascii",
+        "query.multi_word",
+        "model.random_ops",
+        "result.order",
+        "durability.reopen",
+        "scope.shared",
+    ];
+    // A limit is always declared (unlimited is a limit), so `result.limit` applies to every
+    // profile: the presets and the semantic variant show it.
+    let applies_everywhere = ["result.limit"];
+    for rule in rules::catalogue() {
+        if rule.requirement() == Requirement::Required {
+            continue;
+        }
+        assert!(
+            tested.contains(&rule.id()) || applies_everywhere.contains(&rule.id()),
+            "{} has no not-applicable test",
+            rule.id()
+        );
+    }
+    for profile in [
+        Profile::reference(),
+        Profile::adk_python(),
+        Profile::adk_js(),
+        semantic(),
+    ] {
+        for id in applies_everywhere {
+            rules::find(id).unwrap().applies_to(&profile).unwrap();
+        }
+    }
+}
+
+fn semantic() -> Profile {
+    let mut profile = Profile::reference().named("semantic");
+    profile.retrieval = Retrieval::Semantic;
+    profile
+}
+
+fn unordered() -> Profile {
+    let mut profile = Profile::reference().named("unordered");
+    profile.order = Order::Unordered;
+    profile
+}
+
+fn appending_profile() -> Profile {
+    Profile::adk_rust_sqlite()
 }
 
 #[test]
 fn rule_ids_are_stable_unique_and_named_by_group() {
-    let ids: Vec<&str> = memory_conformance::rules::catalogue()
-        .iter()
-        .map(|r| r.id())
-        .collect();
+    let ids: Vec<&str> = rules::catalogue().iter().map(|r| r.id()).collect();
     assert_eq!(
         ids,
         [
@@ -214,12 +388,9 @@ async fn failing_cases_are_recorded_under_the_caller_and_replayed_first() {
     let dir =
         std::env::temp_dir().join(format!("memory-conformance-records-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let rule = memory_conformance::rules::find("replace.readd_replaces").unwrap();
+    let rule = memory_conformance::conformance::rules::find("replace.readd_replaces").unwrap();
 
-    let first = rule
-        .check(&appending().failure_records(&dir))
-        .await
-        .unwrap_err();
+    let first = rule.check(&appending().failure_records(&dir)).await;
     let record = dir.join("appending").join("replace.readd_replaces.txt");
     let text = std::fs::read_to_string(&record).expect("the failing case is recorded");
     assert!(text.lines().any(|l| l.starts_with("cc ")), "{text}");
@@ -233,8 +404,8 @@ async fn failing_cases_are_recorded_under_the_caller_and_replayed_first() {
     // Another seed would generate other cases; the recorded one runs first and fails again.
     let again = rule
         .check(&appending().seed(99).failure_records(&dir))
-        .await
-        .unwrap_err();
+        .await;
+    assert!(matches!(again, Verdict::Failed(_)), "{again}");
     assert!(
         again
             .to_string()

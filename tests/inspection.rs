@@ -5,9 +5,9 @@ mod support;
 use std::sync::Arc;
 
 use memory_conformance::inspect::KeyDifference;
+use memory_conformance::inspect::{InspectingMemoryService, Verdict};
 use memory_conformance::{
-    DeadReason, Event, InMemoryMemoryService, InspectingMemoryService, MemoryService, Session,
-    Verdict, explain, explain_tokens,
+    DeadReason, Event, InMemoryMemoryService, MemoryService, Session, explain, explain_tokens,
 };
 use proptest::prelude::*;
 use rstest::rstest;

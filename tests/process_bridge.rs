@@ -7,10 +7,10 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use memory_conformance::conformance::{Gate, Subject, rules};
 use memory_conformance::process::ProcessBridge;
-use memory_conformance::{
-    Event, Gate, MemoryError, MemoryService, Profile, Session, Subject, rules,
-};
+use memory_conformance::profile::Profile;
+use memory_conformance::{Event, MemoryError, MemoryService, Session};
 
 /// Shell functions every scripted child starts with: `id_of LINE`, `answer_hello`, `ok LINE`.
 const PRELUDE: &str = r#"
@@ -360,8 +360,8 @@ async fn the_harness_runs_unchanged_against_a_bridge_child() {
         },
     )
     .cases(16);
-    rules::key_isolation(&subject).await.unwrap();
-    rules::concurrency_adds_land(&subject).await.unwrap();
-    let report = Gate::new(subject).run().await;
+    rules::key_isolation(&subject).await.assert_green();
+    rules::concurrency_adds_land(&subject).await.assert_green();
+    let report = Gate::new(subject).run();
     assert!(report.is_green(), "{report}");
 }

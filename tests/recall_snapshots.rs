@@ -5,8 +5,9 @@
 
 mod support;
 
+use memory_conformance::InMemoryMemoryService;
 use memory_conformance::probe::{Difference, Observation};
-use memory_conformance::{InMemoryMemoryService, Profile};
+use memory_conformance::profile::Profile;
 
 use support::deviants::{Deviant, Deviation};
 

@@ -1,24 +1,18 @@
 //! ADK Python's `InMemoryMemoryService` (`google-adk` 2.13.0), through `adk-python/bridge.py`.
 
 use std::process::Command;
-use std::sync::Arc;
 
-use memory_conformance::conformance::Namespace;
-use memory_conformance::{Gate, MemoryService, Profile};
+use memory_conformance::conformance::Gate;
+use memory_conformance::profile::Profile;
 use tokio::sync::OnceCell;
 
 use crate::launch::{Bridged, INSTALL, bridges_dir, is_executable};
 
-/// The rules `google-adk` 2.13.0 is known to break, each with the reason.
-pub const ADK_PYTHON_KNOWN_VIOLATIONS: &[(&str, &str)] = &[(
-    "result.fidelity",
-    "google-adk 2.13.0 formats an entry's timestamp with datetime.fromtimestamp(t).isoformat(): \
-     naive local time, microseconds only when not zero, no Z (2026-01-01T00:00:01.250000)",
-)];
-
 static ADK_PYTHON: Bridged = Bridged {
     name: "adk-python",
     version: "google-adk 2.13.0",
+    registry: "PyPI",
+    service: "InMemoryMemoryService",
     installed,
     command,
     child: &CHILD,
@@ -28,21 +22,15 @@ static CHILD: OnceCell<Result<memory_conformance::process::ProcessBridge, String
     OnceCell::const_new();
 
 /// The gate of ADK Python's in-memory memory service: every rule against
-/// [`Profile::adk_python`], with [`ADK_PYTHON_KNOWN_VIOLATIONS`]; every test is ignored, with
-/// the install command as the reason, where `bash bridges/install.sh` has not been run.
+/// [`Profile::adk_python`], with its one known violation, `result.fidelity` (naive local
+/// timestamps); every test is ignored, with the install command as the reason, where
+/// `bash bridges/install.sh` has not been run.
 pub fn adk_python_gate() -> Gate {
-    ADK_PYTHON.gate(Profile::adk_python(), ADK_PYTHON_KNOWN_VIOLATIONS)
-}
-
-/// A fresh store of ADK Python's in-memory memory service, for `namespaced_factory`. All
-/// stores share one child process, started on first use.
-pub async fn adk_python_store(namespace: Namespace) -> Arc<dyn MemoryService> {
-    ADK_PYTHON.open(namespace).await
-}
-
-/// `Ok` when ADK Python is installed in `bridges/adk-python/.venv`; else how to install it.
-pub fn adk_python_available() -> Result<(), String> {
-    installed()
+    ADK_PYTHON.gate(Profile::adk_python()).known_violation(
+        "result.fidelity",
+    "google-adk 2.13.0 formats an entry's timestamp with datetime.fromtimestamp(t).isoformat(): \
+     naive local time, microseconds only when not zero, no Z (2026-01-01T00:00:01.250000)",
+    )
 }
 
 fn venv_python() -> std::path::PathBuf {

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use memory_conformance::conformance::Namespace;
+use memory_conformance::conformance::{Gate, Subject};
 use memory_conformance::process::ProcessBridge;
-use memory_conformance::{
-    Gate, MemoryError, MemoryService, Profile, SearchMemoryResponse, Session, Subject, async_trait,
-};
+use memory_conformance::profile::Profile;
+use memory_conformance::{MemoryError, MemoryService, SearchMemoryResponse, Session, async_trait};
 use tokio::sync::OnceCell;
 
 /// The command that installs every bridged backend, from the repository's root.
@@ -28,6 +28,10 @@ pub(crate) struct Bridged {
     pub(crate) name: &'static str,
     /// The version the child must report in `hello`: the one the profile was verified with.
     pub(crate) version: &'static str,
+    /// Where the package comes from.
+    pub(crate) registry: &'static str,
+    /// The memory service the child runs.
+    pub(crate) service: &'static str,
     /// Whether it is installed here; `Err` says how to install it.
     pub(crate) installed: fn() -> Result<(), String>,
     /// The child's command.
@@ -37,21 +41,19 @@ pub(crate) struct Bridged {
 }
 
 impl Bridged {
-    /// The gate of the backend: every rule against `profile`, with its known violations, and
-    /// every test ignored, with the install command, where it is not installed.
-    pub(crate) fn gate(&'static self, profile: Profile, known_violations: &[(&str, &str)]) -> Gate {
+    /// The gate of the backend: every rule against `profile`, each case on a fresh store of
+    /// the one child, and every test ignored, with the install command, where it is not
+    /// installed.
+    pub(crate) fn gate(&'static self, profile: Profile) -> Gate {
         let subject =
             Subject::namespaced(self.name, profile, move |namespace| self.open(namespace))
                 .op_timeout(OP_TIMEOUT);
-        let gate = known_violations
-            .iter()
-            .fold(Gate::new(subject), |gate, (rule, reason)| {
-                gate.known_violation(*rule, *reason)
-            });
-        match (self.installed)() {
-            Ok(()) => gate,
-            Err(reason) => gate.unavailable(reason),
-        }
+        Gate::new(subject)
+            .describe(format!(
+                "{} ({}), {}, through the process bridge",
+                self.version, self.registry, self.service
+            ))
+            .available((self.installed)())
     }
 
     /// A fresh store of the backend's child (started on first use). When the child cannot

@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use memory_conformance::{InMemoryMemoryService, InspectingMemoryService, MemoryService, Session};
+use memory_conformance::inspect::InspectingMemoryService;
+use memory_conformance::{InMemoryMemoryService, MemoryService, Session};
 
 /// Loads every file, writes the sessions, searches and prints the diagnosis.
 pub fn run(files: &[PathBuf], app: &str, user: &str, query: &str) -> Result<ExitCode, String> {

@@ -1,10 +1,10 @@
 //! `memory-conformance`: behaviour reports across agent-memory backends, and the reference's
 //! `explain` and `diagnose` for a search that came back empty.
 
-mod backends;
 mod diagnose;
 mod explain;
-mod report;
+
+use memory_conformance_cli::report;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +39,9 @@ enum Command {
         /// The seed cases are generated from; fixed by default, so the report is reproducible.
         #[arg(long, default_value_t = 2026)]
         seed: u64,
+        /// Fail (exit 1) when a backend cannot run here, instead of reporting it as not run.
+        #[arg(long)]
+        require_all: bool,
     },
     /// Show each token of a query and whether it can ever match the reference index.
     Explain {
@@ -81,12 +84,14 @@ fn main() -> ExitCode {
             backends,
             cases,
             seed,
+            require_all,
         } => report::run(report::Options {
             json: matches!(format, Format::Json),
             output,
             backends,
             cases,
             seed,
+            require_all,
         }),
         Command::Explain { query } => {
             print!("{}", explain::render(&query));

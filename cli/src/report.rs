@@ -1,30 +1,39 @@
-//! `memory-conformance report`: every rule and the probe corpus against every bundled backend.
+//! `memory-conformance report`: every rule and the probe corpus against every bundled backend,
+//! each through its gate's own code path (rules on their own threads, timeouts, namespace
+//! cleanup, typed verdicts).
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use memory_conformance::conformance::{RuleOutcome, Subject};
+use memory_conformance::conformance::rules::{self, Requirement};
+use memory_conformance::conformance::{Gate, Verdict};
 use memory_conformance::probe::{self, Difference, Observation};
-use memory_conformance::rules::{self, Requirement};
-use memory_conformance::{Gate, InMemoryMemoryService, Profile};
+use memory_conformance::profile::Profile;
 use serde::Serialize;
 
-use crate::backends::{Bundled, bundled};
+use crate::backends::bundled;
 
 /// What the command line asked for.
 pub struct Options {
+    /// JSON instead of Markdown.
     pub json: bool,
+    /// Where to write the report (standard output when `None`).
     pub output: Option<PathBuf>,
+    /// Only these backends; all bundled backends when empty.
     pub backends: Vec<String>,
+    /// Generated cases per rule.
     pub cases: u32,
+    /// The seed cases are generated from.
     pub seed: u64,
+    /// Fail when a backend could not run here.
+    pub require_all: bool,
 }
 
 /// The whole report.
 #[derive(Serialize)]
-struct Report {
+pub struct Report {
     kit_version: &'static str,
     corpus_version: u32,
     seed: u64,
@@ -34,13 +43,17 @@ struct Report {
 
 #[derive(Serialize)]
 struct BackendReport {
-    name: &'static str,
+    name: String,
     version: String,
     /// Why the backend was not run, when it was not.
     not_run: Option<String>,
     profile: Option<Profile>,
+    /// What is wrong with the gate's declaration.
+    problems: Vec<String>,
     rules: Vec<RuleRow>,
     recall: Option<Observation>,
+    /// Why the recall could not be observed, when it could not.
+    recall_failed: Option<String>,
     difference: Option<Difference>,
 }
 
@@ -49,148 +62,182 @@ struct RuleRow {
     rule: &'static str,
     requirement: Requirement,
     outcome: &'static str,
-    /// The declared reason, the failure report or why the rule does not apply.
+    /// The known violation's reason, the failure report or why the rule does not apply.
     detail: Option<String>,
+    #[serde(skip)]
+    green: bool,
 }
 
-/// Runs the report and writes it; fails (exit 1) when a bundled backend's gate is red.
+impl Report {
+    /// Runs `gates` with the options' seed and cases, one backend after the other.
+    pub fn of(gates: Vec<Gate>, options: &Options) -> Self {
+        let progress = Progress::new(gates.len() * (rules::catalogue().len() + 1));
+        let reference = Observation::reference();
+        let backends = gates
+            .into_iter()
+            .map(|gate| backend_report(gate, options, &reference, &progress))
+            .collect();
+        progress.finish();
+        Self {
+            kit_version: env!("CARGO_PKG_VERSION"),
+            corpus_version: probe::VERSION,
+            seed: options.seed,
+            cases: options.cases,
+            backends,
+        }
+    }
+
+    /// Whether a gate that ran is red.
+    pub fn is_red(&self) -> bool {
+        self.backends.iter().any(|b| {
+            !b.problems.is_empty() || b.recall_failed.is_some() || b.rules.iter().any(|r| !r.green)
+        })
+    }
+
+    /// The backends that did not run here, with the reason.
+    pub fn not_run(&self) -> Vec<(&str, &str)> {
+        self.backends
+            .iter()
+            .filter_map(|b| Some((b.name.as_str(), b.not_run.as_deref()?)))
+            .collect()
+    }
+
+    /// The report as Markdown (BEHAVIOUR.md).
+    pub fn to_markdown(&self) -> String {
+        markdown(self)
+    }
+
+    /// The report as pretty JSON.
+    pub fn to_json(&self) -> Result<String, String> {
+        serde_json::to_string_pretty(self)
+            .map(|json| json + "\n")
+            .map_err(|err| format!("cannot render JSON: {err}"))
+    }
+}
+
+/// Runs the report over the bundled backends and writes it; exit 1 when a gate is red, or
+/// when a backend did not run and `require_all` is set.
 pub fn run(options: Options) -> Result<ExitCode, String> {
-    let mut chosen: Vec<Bundled> = bundled();
+    let mut chosen = bundled();
     if !options.backends.is_empty() {
-        let known: Vec<&str> = chosen.iter().map(|b| b.name).collect();
+        let known: Vec<String> = chosen
+            .iter()
+            .map(|g| g.subject().backend().to_owned())
+            .collect();
         for wanted in &options.backends {
-            if !known.contains(&wanted.as_str()) {
+            if !known.contains(wanted) {
                 return Err(format!(
                     "no bundled backend is called {wanted:?}; the bundled backends are: {}",
                     known.join(", ")
                 ));
             }
         }
-        chosen.retain(|b| options.backends.iter().any(|w| w == b.name));
+        chosen.retain(|g| options.backends.iter().any(|w| w == g.subject().backend()));
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|err| format!("cannot start a runtime: {err}"))?;
-    let progress = Progress::new(chosen.len() * (rules::catalogue().len() + 1));
-    let reference = runtime.block_on(Observation::of(
-        "reference",
-        &Profile::reference(),
-        &InMemoryMemoryService::new(),
-    ));
-    let mut reports = Vec::new();
-    for backend in chosen {
-        reports.push(runtime.block_on(backend_report(backend, &options, &reference, &progress)));
-    }
-    progress.finish();
-    let red = reports.iter().any(|b| {
-        b.rules
-            .iter()
-            .any(|r| matches!(r.outcome, "FAIL" | "violation gone" | "broken"))
-    });
-    let report = Report {
-        kit_version: env!("CARGO_PKG_VERSION"),
-        corpus_version: probe::VERSION,
-        seed: options.seed,
-        cases: options.cases,
-        backends: reports,
-    };
+    let report = Report::of(chosen, &options);
     let text = if options.json {
-        serde_json::to_string_pretty(&report).map_err(|err| format!("cannot render JSON: {err}"))?
-            + "\n"
+        report.to_json()?
     } else {
-        markdown(&report)
+        report.to_markdown()
     };
     match &options.output {
         Some(path) => std::fs::write(path, text)
             .map_err(|err| format!("cannot write {}: {err}", path.display()))?,
         None => print!("{text}"),
     }
-    Ok(if red {
+    let not_run = report.not_run();
+    for (name, why) in &not_run {
+        eprintln!("memory-conformance: backend {name:?} was not run: {why}");
+    }
+    let incomplete = options.require_all && !not_run.is_empty();
+    if incomplete {
+        eprintln!(
+            "memory-conformance: --require-all is set, and {} backend(s) did not run",
+            not_run.len()
+        );
+    }
+    Ok(if report.is_red() || incomplete {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     })
 }
 
-async fn backend_report(
-    backend: Bundled,
+fn backend_report(
+    gate: Gate,
     options: &Options,
     reference: &Observation,
     progress: &Progress,
 ) -> BackendReport {
-    if let Some(why) = backend.gate.unavailable_reason() {
-        progress.skip(rules::catalogue().len() + 1, backend.name);
+    let name = gate.subject().backend().to_owned();
+    let version = gate.description().to_owned();
+    if let Some(why) = gate.unavailable_reason() {
+        progress.skip(rules::catalogue().len() + 1, &name);
         return BackendReport {
-            name: backend.name,
-            version: backend.version,
+            name,
+            version,
             not_run: Some(why.to_owned()),
             profile: None,
+            problems: Vec::new(),
             rules: Vec::new(),
             recall: None,
+            recall_failed: None,
             difference: None,
         };
     }
-    let gate = backend.gate;
-    let gate = reseeded(gate, options);
-    let profile = gate.subject().profile().clone();
-    let mut rows = Vec::new();
-    for rule in rules::catalogue() {
-        progress.step(backend.name, rule.id());
-        let outcome = gate.check(rule).await;
-        let detail = match &outcome {
-            RuleOutcome::Passed { .. } => None,
-            RuleOutcome::Ignored { reason } => Some(reason.clone()),
-            RuleOutcome::KnownViolation { reason, failure } => Some(format!(
-                "{reason}\n{}{}",
-                failure.scenario(),
-                failure.mismatch()
-            )),
-            other => Some(other.to_string()),
-        };
-        rows.push(RuleRow {
-            rule: rule.id(),
-            requirement: rule.requirement(),
-            outcome: outcome.label(),
-            detail,
-        });
-    }
-    progress.step(backend.name, "probe corpus");
-    let instance = gate
-        .subject()
-        .open(&memory_conformance::conformance::Namespace::fresh())
-        .await;
-    let recall = Observation::of(backend.name, &profile, instance.as_ref()).await;
-    let difference = Difference::between(&recall, &profile, reference);
-    BackendReport {
-        name: backend.name,
-        version: backend.version,
-        not_run: None,
-        profile: Some(profile),
-        rules: rows,
-        recall: Some(recall),
-        difference: Some(difference),
-    }
-}
-
-/// The gate with the report's seed and case count, and a reproduction command for it.
-fn reseeded(gate: Gate, options: &Options) -> Gate {
-    let subject: Subject = gate
-        .subject()
-        .clone()
+    let gate = gate
         .seed(options.seed)
         .cases(options.cases)
         .reproduce_with(format!(
-            "memory-conformance report --backend {} --seed {{seed}} --cases {}",
-            gate.subject().backend(),
+            "memory-conformance report --backend {name} --seed {{seed}} --cases {}",
             options.cases
         ));
-    gate.known_violations()
+    let profile = gate.subject().profile().clone();
+    let ran = gate.run_with(|rule| progress.step(&name, rule.id()));
+    let rows = ran
+        .runs()
         .iter()
-        .fold(Gate::new(subject), |g, k| {
-            g.known_violation(k.rule_id.clone(), k.reason.clone())
+        .map(|run| {
+            let verdict = run.verdict();
+            let detail = match verdict {
+                Verdict::Passed { .. } => None,
+                Verdict::NotApplicable { reason } => Some(reason.clone()),
+                Verdict::KnownViolationShown { violation, failure } => Some(format!(
+                    "{}\n{}{}",
+                    violation.reason(),
+                    failure.scenario(),
+                    failure.mismatch()
+                )),
+                other => Some(other.to_string()),
+            };
+            RuleRow {
+                rule: run.rule().id(),
+                requirement: run.rule().requirement(),
+                outcome: verdict.label(),
+                detail,
+                green: verdict.is_green(),
+            }
         })
+        .collect();
+    progress.step(&name, "probe corpus");
+    let (recall, recall_failed) = match gate.observe() {
+        Ok(observed) => (Some(observed), None),
+        Err(problem) => (None, Some(format!("the probe corpus {problem}"))),
+    };
+    let difference = recall
+        .as_ref()
+        .map(|observed| Difference::between(observed, &profile, reference));
+    BackendReport {
+        name,
+        version,
+        not_run: None,
+        profile: Some(profile),
+        problems: ran.problems().to_vec(),
+        rules: rows,
+        recall,
+        recall_failed,
+        difference,
+    }
 }
 
 fn markdown(report: &Report) -> String {
@@ -201,10 +248,19 @@ fn markdown(report: &Report) -> String {
         .filter(|b| b.not_run.is_none())
         .collect();
     let _ = writeln!(out, "# How agent-memory backends behave\n");
+    let which = if ran.len() == report.backends.len() {
+        "every bundled backend".to_owned()
+    } else {
+        format!(
+            "{} of the {} bundled backends (the others could not run here; see below)",
+            ran.len(),
+            report.backends.len()
+        )
+    };
     let _ = writeln!(
         out,
         "Generated by `memory-conformance report` (kit {}, probe corpus version {}, seed {}, {} cases per rule) \
-         from real runs of every bundled backend. Do not edit by hand: CI regenerates this file and fails when it \
+         from real runs of {which}. Do not edit by hand: CI regenerates this file and fails when it \
          differs.\n",
         report.kit_version, report.corpus_version, report.seed, report.cases
     );
@@ -240,11 +296,22 @@ fn markdown(report: &Report) -> String {
     }
     let notes: Vec<(&str, &RuleRow)> = ran
         .iter()
-        .flat_map(|b| b.rules.iter().map(move |r| (b.name, r)))
+        .flat_map(|b| b.rules.iter().map(move |r| (b.name.as_str(), r)))
         .filter(|(_, r)| !matches!(r.outcome, "pass" | "ignored"))
         .collect();
-    if !notes.is_empty() {
+    let problems: Vec<(&str, &str)> = ran
+        .iter()
+        .flat_map(|b| {
+            let declaration = b.problems.iter().map(String::as_str);
+            let recall = b.recall_failed.iter().map(String::as_str);
+            declaration.chain(recall).map(move |p| (b.name.as_str(), p))
+        })
+        .collect();
+    if !notes.is_empty() || !problems.is_empty() {
         let _ = writeln!(out, "\n### Known violations and failures\n");
+        for (backend, problem) in &problems {
+            let _ = writeln!(out, "- **{backend}**: {}", problem.replace('\n', " "));
+        }
         for (backend, row) in notes {
             let detail = row.detail.as_deref().unwrap_or_default();
             let mut lines = detail.lines();

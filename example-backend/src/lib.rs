@@ -2,8 +2,10 @@
 //! the query is cut into words exactly like stored text, so `coffee?`, `white.` and
 //! `flat-white` find what the user means. Everything else is the reference's behaviour.
 //!
-//! It is the worked example of gating a backend with `memory-conformance`: see
-//! `tests/conformance.rs`, the one file that declares its profile and runs every rule.
+//! It is the worked example of gating a backend with `memory-conformance`: the crate depends on
+//! the kit without its harness (`default-features = false`), declares its profile and its
+//! [gate](KeywordMemory::gate), and `tests/conformance.rs`, with the kit as a dev-dependency,
+//! runs every rule.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -18,11 +20,12 @@
 //! # }
 //! ```
 
+use memory_conformance::conformance::{Gate, Subject};
+use memory_conformance::profile::Profile;
 use memory_conformance::profile::QueryTerms;
 use memory_conformance::tokenize::event_words;
 use memory_conformance::{
-    InMemoryMemoryService, MemoryError, MemoryService, Profile, SearchMemoryResponse, Session,
-    async_trait,
+    InMemoryMemoryService, MemoryError, MemoryService, SearchMemoryResponse, Session, async_trait,
 };
 
 /// The reference's store, searched with the query cut into `[A-Za-z]+` words.
@@ -42,6 +45,19 @@ impl KeywordMemory {
             non_ascii_substring: false,
         };
         profile
+    }
+
+    /// The gate of `KeywordMemory`: every rule of memory-conformance against
+    /// [`KeywordMemory::profile`], a fresh instance per case. `tests/conformance.rs` runs it.
+    ///
+    /// ```
+    /// let gate = example_keyword_memory::KeywordMemory::gate();
+    /// assert_eq!(gate.subject().backend(), "keyword-memory");
+    /// ```
+    pub fn gate() -> Gate {
+        Gate::new(Subject::new("keyword-memory", Self::profile(), || async {
+            Self::default()
+        }))
     }
 }
 

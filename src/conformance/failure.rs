@@ -5,22 +5,29 @@ use std::fmt;
 use super::property::Counterexample;
 
 /// Why a rule did not pass for a backend: the rule, the backend, the minimal scenario,
-/// expected versus actual entries, and the command that reproduces it.
+/// expected versus actual entries, and the command that reproduces it; or why the rule could
+/// not finish.
 #[derive(Clone, Debug)]
 pub struct RuleFailure {
     pub(crate) rule_id: &'static str,
-    pub(crate) statement: String,
+    pub(crate) statement: &'static str,
     pub(crate) backend: String,
     pub(crate) profile: String,
     pub(crate) kind: FailureKind,
-    pub(crate) reproduce: String,
-    pub(crate) record: Option<String>,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) enum FailureKind {
-    Counterexample(Box<Counterexample>),
-    NotApplicable(String),
+    /// A generated (or replayed) case failed.
+    Counterexample {
+        found: Box<Counterexample>,
+        reproduce: String,
+        record: Option<String>,
+    },
+    /// The rule did not finish: the backend blocked its thread, or the harness could not run.
+    Unfinished(String),
+    /// The gate's declaration is wrong for this rule.
+    Misdeclared(String),
 }
 
 impl RuleFailure {
@@ -34,69 +41,72 @@ impl RuleFailure {
         &self.backend
     }
 
-    /// Whether the rule was not run because the profile makes it inapplicable.
-    pub fn is_not_applicable(&self) -> bool {
-        matches!(self.kind, FailureKind::NotApplicable(_))
+    /// Whether a case failed (rather than the rule not finishing, or a wrong declaration).
+    pub fn is_counterexample(&self) -> bool {
+        matches!(self.kind, FailureKind::Counterexample { .. })
     }
 
-    /// What went wrong at the failing step: expected versus actual (empty when not applicable).
+    /// What went wrong: at the failing step, expected versus actual; else why the rule did
+    /// not finish.
     pub fn mismatch(&self) -> String {
         match &self.kind {
-            FailureKind::Counterexample(found) => found.mismatch.to_string(),
-            FailureKind::NotApplicable(_) => String::new(),
+            FailureKind::Counterexample { found, .. } => found.mismatch.to_string(),
+            FailureKind::Unfinished(problem) | FailureKind::Misdeclared(problem) => problem.clone(),
         }
     }
 
-    /// The minimal scenario, as the report prints it (empty when not applicable).
+    /// The minimal scenario, as the report prints it (empty when no case failed).
     pub fn scenario(&self) -> String {
         match &self.kind {
-            FailureKind::Counterexample(found) => found.scenario.to_string(),
-            FailureKind::NotApplicable(_) => String::new(),
+            FailureKind::Counterexample { found, .. } => found.scenario.to_string(),
+            _ => String::new(),
         }
     }
 }
 
 impl fmt::Display for RuleFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            FailureKind::NotApplicable(reason) => write!(
-                f,
-                "rule {} does not apply to backend {:?} (profile {:?}): {reason}",
-                self.rule_id, self.backend, self.profile
-            ),
-            FailureKind::Counterexample(found) => {
-                writeln!(
-                    f,
-                    "rule {} failed for backend {:?} (profile {:?})",
-                    self.rule_id, self.backend, self.profile
-                )?;
-                writeln!(f, "  rule: {}", self.statement)?;
-                let shrunk = match found.unshrunk_because {
-                    None => format!("shrunk in {} runs", found.shrink_runs),
-                    Some(why) => format!("not fully shrunk: {why}"),
-                };
-                let case = if found.case == 0 {
-                    "a recorded case".to_owned()
-                } else {
-                    format!("case {}", found.case)
-                };
-                writeln!(f, "  minimal scenario ({case}, {shrunk}):")?;
-                write!(f, "{}", found.scenario)?;
-                let mismatch = found.mismatch.to_string();
-                for line in mismatch.lines() {
-                    writeln!(f, "  {line}")?;
-                }
-                write!(f, "  reproduce: {}", self.reproduce)?;
-                if let Some(record) = &self.record {
-                    write!(
-                        f,
-                        "\n  recorded in {record} (case seed {:016x}), replayed first on the next run",
-                        found.case_seed
-                    )?;
-                }
-                Ok(())
+        write!(
+            f,
+            "rule {} failed for backend {:?} (profile {:?})",
+            self.rule_id, self.backend, self.profile
+        )?;
+        let (found, reproduce, record) = match &self.kind {
+            FailureKind::Unfinished(problem) => {
+                return write!(f, ": the rule {problem}");
             }
+            FailureKind::Misdeclared(problem) => return write!(f, ": {problem}"),
+            FailureKind::Counterexample {
+                found,
+                reproduce,
+                record,
+            } => (found, reproduce, record),
+        };
+        writeln!(f)?;
+        writeln!(f, "  rule: {}", self.statement)?;
+        let shrunk = match found.unshrunk_because {
+            None => format!("shrunk in {} runs", found.shrink_runs),
+            Some(why) => format!("not fully shrunk: {why}"),
+        };
+        let case = if found.case == 0 {
+            "a recorded case".to_owned()
+        } else {
+            format!("case {}", found.case)
+        };
+        writeln!(f, "  minimal scenario ({case}, {shrunk}):")?;
+        write!(f, "{}", found.scenario)?;
+        for line in found.mismatch.to_string().lines() {
+            writeln!(f, "  {line}")?;
         }
+        write!(f, "  reproduce: {reproduce}")?;
+        if let Some(record) = record {
+            write!(
+                f,
+                "\n  recorded in {record} (case seed {:016x}), replayed first on the next run",
+                found.case_seed
+            )?;
+        }
+        Ok(())
     }
 }
 

@@ -1,19 +1,70 @@
 //! The conformance harness: rules checked against a [`Subject`] on generated scenarios.
+//!
+//! The pipeline, one file a stage:
+//!
+//! - the declaration, light enough for a backend's normal build: [`Subject`] (`subject.rs`,
+//!   with `options.rs`), [`Namespace`] (`namespace.rs`), [`KnownViolation`]
+//!   (`known_violation.rs`) and [`Gate`] (`gate.rs`);
+//! - with the `harness` feature, the rules (`rules/`, a file per id group), the generators
+//!   (`generate.rs`) and scenarios (`scenario.rs`); the property loop (`property.rs`, seeds in
+//!   `seeding.rs`, failing cases in `failure_record.rs`); the interpreter that calls the
+//!   backend (`interpreter.rs`, every call through `call_guard.rs`); the oracle that computes
+//!   what a profile promises (`oracle.rs`) and the comparison of expected with actual
+//!   (`comparison.rs`, `mismatch.rs`); the verdicts (`verdict.rs`, `failure.rs`, `report.rs`);
+//!   running a rule on its own thread (`isolation.rs`); and the test binary (`runner.rs`,
+//!   `recall_pin.rs`, `main_macro.rs`).
 
-mod execute;
-mod failure;
 mod gate;
-mod gate_main;
-mod generate;
-mod profile_model;
-mod property;
-pub mod rules;
-mod scenario;
+mod known_violation;
+mod namespace;
+mod options;
 mod subject;
 
-pub use failure::RuleFailure;
-pub use gate::{Gate, GateReport, KnownViolation, PinSnapshot, REQUIRE_ALL_BACKENDS, RuleOutcome};
-pub use subject::{BackendFuture, Namespace, Subject};
+#[cfg(feature = "harness")]
+mod call_guard;
+#[cfg(feature = "harness")]
+mod comparison;
+#[cfg(feature = "harness")]
+mod failure;
+#[cfg(feature = "harness")]
+mod failure_record;
+#[cfg(feature = "harness")]
+mod generate;
+#[cfg(feature = "harness")]
+mod interpreter;
+#[cfg(feature = "harness")]
+mod isolation;
+#[cfg(feature = "harness")]
+mod main_macro;
+#[cfg(feature = "harness")]
+mod mismatch;
+#[cfg(feature = "harness")]
+mod oracle;
+#[cfg(feature = "harness")]
+mod property;
+#[cfg(feature = "harness")]
+pub(crate) mod recall_pin;
+#[cfg(feature = "harness")]
+mod report;
+#[cfg(feature = "harness")]
+pub mod rules;
+#[cfg(feature = "harness")]
+pub(crate) mod runner;
+#[cfg(feature = "harness")]
+mod scenario;
+#[cfg(feature = "harness")]
+mod seeding;
+#[cfg(feature = "harness")]
+mod verdict;
 
-#[doc(hidden)]
-pub use gate_main::GateMain;
+pub use gate::{Gate, REQUIRE_ALL_BACKENDS};
+pub use known_violation::{KnownViolation, implied_violations};
+pub use namespace::{Namespace, SCRATCH_DIR};
+pub use subject::Subject;
+
+#[cfg(feature = "harness")]
+pub use failure::RuleFailure;
+#[cfg(feature = "harness")]
+pub use report::{GateReport, RuleRun};
+#[cfg(feature = "harness")]
+pub use verdict::Verdict;

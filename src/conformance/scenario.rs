@@ -164,9 +164,9 @@ impl fmt::Display for ExpectDisplay<'_> {
                 Expect::Entries(e) => write!(
                     f,
                     "exactly {} with author and timestamp",
-                    super::execute::count(e.len())
+                    super::mismatch::count(e.len())
                 )?,
-                Expect::Count(n) => write!(f, "{}", super::execute::count(*n))?,
+                Expect::Count(n) => write!(f, "{}", super::mismatch::count(*n))?,
                 Expect::First(c) => write!(f, "{} first", ContentDisplay(c))?,
             }
         }

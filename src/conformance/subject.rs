@@ -6,32 +6,16 @@ use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::{MemoryService, Profile};
+use super::namespace::Namespace;
+use super::options::RunOptions;
+use crate::MemoryService;
+use crate::profile::Profile;
 
-/// A future that yields a fresh backend instance.
-pub type BackendFuture = Pin<Box<dyn Future<Output = Arc<dyn MemoryService>> + Send>>;
-
-pub(crate) type Factory = dyn Fn(Namespace) -> BackendFuture + Send + Sync;
-
-/// Removes what a case left on the storage of a namespace.
-pub(crate) type Cleanup = dyn Fn(&Namespace) + Send + Sync;
-
-/// A namespaced factory of any backend type, as one object-safe factory.
-pub(crate) fn erase<F, Fut, B>(factory: F) -> Arc<Factory>
-where
-    F: Fn(Namespace) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = B> + Send + 'static,
-    B: MemoryService + 'static,
-{
-    let factory = Arc::new(factory);
-    Arc::new(move |namespace| {
-        let factory = Arc::clone(&factory);
-        Box::pin(async move { Arc::new(factory(namespace).await) as Arc<dyn MemoryService> })
-    })
-}
+type Instance = Pin<Box<dyn Future<Output = Arc<dyn MemoryService>> + Send>>;
+type Factory = dyn Fn(Namespace) -> Instance + Send + Sync;
+type Cleanup = dyn Fn(&Namespace) + Send + Sync;
 
 /// A backend under test: its name, the [`Profile`] it declares, and a factory of instances.
 ///
@@ -42,7 +26,9 @@ where
 /// (rules `durability.reopen` and `scope.shared`).
 ///
 /// ```
-/// use memory_conformance::{InMemoryMemoryService, Profile, Subject};
+/// use memory_conformance::InMemoryMemoryService;
+/// use memory_conformance::conformance::Subject;
+/// use memory_conformance::profile::Profile;
 /// let subject = Subject::new("reference", Profile::reference(), || async { InMemoryMemoryService::new() })
 ///     .cases(32);
 /// assert_eq!(subject.backend(), "reference");
@@ -53,7 +39,7 @@ pub struct Subject {
     profile: Profile,
     factory: Arc<Factory>,
     cleanup: Option<Arc<Cleanup>>,
-    pub(crate) options: Options,
+    pub(crate) options: RunOptions,
 }
 
 impl Subject {
@@ -75,16 +61,17 @@ impl Subject {
         Fut: Future<Output = B> + Send + 'static,
         B: MemoryService + 'static,
     {
-        Self::from_parts(backend.into(), profile, erase(factory))
-    }
-
-    pub(crate) fn from_parts(backend: String, profile: Profile, factory: Arc<Factory>) -> Self {
+        let factory = Arc::new(factory);
+        let erased: Arc<Factory> = Arc::new(move |namespace| {
+            let factory = Arc::clone(&factory);
+            Box::pin(async move { Arc::new(factory(namespace).await) as Arc<dyn MemoryService> })
+        });
         Self {
-            backend,
+            backend: backend.into(),
             profile,
-            factory,
+            factory: erased,
             cleanup: None,
-            options: Options::default(),
+            options: RunOptions::default(),
         }
     }
 
@@ -95,12 +82,6 @@ impl Subject {
     pub fn cleanup_with(mut self, cleanup: impl Fn(&Namespace) + Send + Sync + 'static) -> Self {
         self.cleanup = Some(Arc::new(cleanup));
         self
-    }
-
-    pub(crate) fn clean(&self, namespace: &Namespace) {
-        if let Some(cleanup) = &self.cleanup {
-            cleanup(namespace);
-        }
     }
 
     /// The backend's name, shown in test names and reports.
@@ -165,6 +146,35 @@ impl Subject {
         format!("{}::{rule_id}", self.backend)
     }
 
+    /// A new instance of the backend on the storage of `namespace`.
+    pub async fn open(&self, namespace: &Namespace) -> Arc<dyn MemoryService> {
+        (self.factory)(namespace.clone()).await
+    }
+
+    #[cfg(feature = "harness")]
+    /// Removes what the cases of `namespace` left behind, if the subject has a cleanup.
+    pub(crate) fn clean(&self, namespace: &Namespace) {
+        if let Some(cleanup) = &self.cleanup {
+            cleanup(namespace);
+        }
+    }
+
+    #[cfg(feature = "harness")]
+    /// The backend's name as one file-name component (`[A-Za-z0-9._-]`, others as `_`).
+    pub(crate) fn file_stem(&self) -> String {
+        self.backend
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    }
+
+    #[cfg(feature = "harness")]
     pub(crate) fn reproduce_command(&self, rule_id: &str, seed: u64) -> String {
         let template = self
             .options
@@ -177,30 +187,10 @@ impl Subject {
     }
 
     /// The file failing cases of `rule_id` are recorded in, if recording is on.
-    pub(crate) fn record_path(&self, rule_id: &str) -> Option<String> {
+    #[cfg(feature = "harness")]
+    pub(crate) fn record_path(&self, rule_id: &str) -> Option<PathBuf> {
         let dir = self.options.failure_records.as_ref()?;
-        let backend: String = self
-            .backend
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        Some(
-            dir.join(backend)
-                .join(format!("{rule_id}.txt"))
-                .display()
-                .to_string(),
-        )
-    }
-
-    /// A new instance of the backend on the storage of `namespace`.
-    pub async fn open(&self, namespace: &Namespace) -> Arc<dyn MemoryService> {
-        (self.factory)(namespace.clone()).await
+        Some(dir.join(self.file_stem()).join(format!("{rule_id}.txt")))
     }
 }
 
@@ -211,137 +201,5 @@ impl fmt::Debug for Subject {
             .field("profile", &self.profile.name)
             .field("options", &self.options)
             .finish_non_exhaustive()
-    }
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct Options {
-    pub(crate) op_timeout: Duration,
-    pub(crate) rule_timeout: Option<Duration>,
-    pub(crate) cases: Option<u32>,
-    pub(crate) seed: Option<u64>,
-    pub(crate) failure_records: Option<PathBuf>,
-    pub(crate) reproduce: Option<String>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Self {
-            op_timeout: Duration::from_secs(10),
-            rule_timeout: None,
-            cases: None,
-            seed: None,
-            failure_records: None,
-            reproduce: None,
-        }
-    }
-}
-
-/// The default number of cases per rule when neither the subject nor `PROPTEST_CASES` says.
-pub(crate) const DEFAULT_CASES: u32 = 256;
-
-impl Options {
-    pub(crate) fn cases(&self) -> u32 {
-        self.cases
-            .or_else(|| std::env::var("PROPTEST_CASES").ok()?.parse().ok())
-            .unwrap_or(DEFAULT_CASES)
-            .max(1)
-    }
-
-    pub(crate) fn rule_timeout(&self) -> Duration {
-        self.rule_timeout
-            .unwrap_or_else(|| (self.op_timeout * 6).max(Duration::from_secs(60)))
-    }
-
-    pub(crate) fn seed(&self) -> u64 {
-        self.seed
-            .or_else(|| std::env::var("PROPTEST_RNG_SEED").ok()?.parse().ok())
-            .unwrap_or_else(random_seed)
-    }
-}
-
-fn random_seed() -> u64 {
-    let nanos = jiff::Timestamp::now().as_nanosecond() as u64;
-    splitmix(
-        nanos ^ u64::from(std::process::id()).rotate_left(32) ^ NAMESPACES.load(Ordering::Relaxed),
-    )
-}
-
-/// SplitMix64: a good 64-bit mix, used to derive one case's seed from the run's seed.
-pub(crate) fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
-static NAMESPACES: AtomicU64 = AtomicU64::new(0);
-
-/// A storage namespace, unique within the process: ASCII letters, digits and `_`, so it can
-/// name a file, a table prefix or a schema.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Namespace(String);
-
-impl Namespace {
-    /// A namespace no other call in this process returns.
-    pub fn fresh() -> Self {
-        static PROCESS: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-        let n = NAMESPACES.fetch_add(1, Ordering::Relaxed);
-        Self(format!("mc_{}_{n}", PROCESS.get_or_init(std::process::id)))
-    }
-
-    /// The namespace as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// A path for a storage file of this namespace, `<scratch>/<namespace>.<extension>`, for
-    /// backends that keep memories in files. The scratch folder is created on demand:
-    /// `/dev/shm/memory-conformance` where a memory-backed `/dev/shm` exists (commits and
-    /// fsyncs still happen, they are just cheap), else `memory-conformance` in the temporary
-    /// folder. Pair it with [`Namespace::remove_scratch_files`] as the subject's cleanup.
-    ///
-    /// ```
-    /// use memory_conformance::conformance::Namespace;
-    /// let namespace = Namespace::fresh();
-    /// let path = namespace.scratch_file("db").unwrap();
-    /// std::fs::write(&path, b"x").unwrap();
-    /// namespace.remove_scratch_files();
-    /// assert!(!path.exists());
-    /// ```
-    pub fn scratch_file(&self, extension: &str) -> std::io::Result<std::path::PathBuf> {
-        let dir = scratch_dir();
-        std::fs::create_dir_all(&dir)?;
-        Ok(dir.join(format!("{}.{extension}", self.0)))
-    }
-
-    /// Removes every scratch file of this namespace (`<namespace>.*`, which includes SQLite's
-    /// `-wal` and `-shm` companions). Errors are ignored: cleanup is best effort.
-    pub fn remove_scratch_files(&self) {
-        let prefix = format!("{}.", self.0);
-        let Ok(entries) = std::fs::read_dir(scratch_dir()) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            if entry.file_name().to_string_lossy().starts_with(&prefix) {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
-    }
-}
-
-fn scratch_dir() -> std::path::PathBuf {
-    let shm = std::path::Path::new("/dev/shm");
-    let root = if shm.is_dir() {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
-    };
-    root.join("memory-conformance")
-}
-
-impl fmt::Display for Namespace {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
     }
 }

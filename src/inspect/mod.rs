@@ -30,7 +30,8 @@ use crate::{MemoryError, MemoryKey, MemoryService, SearchMemoryResponse, Session
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), memory_conformance::MemoryError> {
-/// use memory_conformance::{Event, InMemoryMemoryService, InspectingMemoryService, MemoryService, Session, Verdict};
+/// use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Session};
+/// use memory_conformance::inspect::{InspectingMemoryService, Verdict};
 /// let memory = InspectingMemoryService::new(InMemoryMemoryService::new());
 /// memory.add_session_to_memory(&Session::new("support", "42", "s-1")
 ///     .with_event(Event::text("user", "My favourite coffee is a flat white."))).await?;

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::corpus::Dimension;
 use super::observation::{Observation, cell, render_hits};
-use crate::Profile;
+use crate::profile::Profile;
 
 /// Probes whose result differs between a backend and the reference, with explanations.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -5,7 +5,8 @@
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
 //! use memory_conformance::probe::{Difference, Observation};
-//! use memory_conformance::{InMemoryMemoryService, Profile};
+//! use memory_conformance::InMemoryMemoryService;
+//! use memory_conformance::profile::Profile;
 //! let profile = Profile::reference();
 //! let observed = Observation::of("reference", &profile, &InMemoryMemoryService::new()).await;
 //! println!("{}", observed.to_markdown());

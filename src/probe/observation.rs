@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::corpus::{self, Probe};
+use crate::profile::Profile;
 use crate::profile::{Limit, Order};
-use crate::{MemoryKey, MemoryService, Profile};
+use crate::{MemoryKey, MemoryService};
 
 /// What one backend returned for every probe of the probe set.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -84,6 +85,23 @@ impl Observation {
             backend: backend.to_owned(),
             corpus_version: corpus::VERSION,
             results,
+        }
+    }
+
+    /// The reference's recall on the probe corpus ([`InMemoryMemoryService`](crate::InMemoryMemoryService)
+    /// under [`Profile::reference`]), computed without an async runtime: the reference never
+    /// waits.
+    pub fn reference() -> Self {
+        let service = crate::InMemoryMemoryService::new();
+        let profile = Profile::reference();
+        let observing = Self::of("reference", &profile, &service);
+        let mut observing = std::pin::pin!(observing);
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        loop {
+            if let std::task::Poll::Ready(observed) = observing.as_mut().poll(&mut context) {
+                return observed;
+            }
+            std::thread::yield_now();
         }
     }
 

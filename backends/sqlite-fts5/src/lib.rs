@@ -33,6 +33,7 @@ mod blocking;
 mod builder;
 mod connections;
 mod failure;
+mod gate;
 mod indexed_text;
 mod profile;
 mod query;
@@ -41,6 +42,7 @@ mod service;
 mod store;
 
 pub use builder::{DEFAULT_BUSY_TIMEOUT, SqliteFts5Builder};
+pub use gate::gate;
 pub use profile::profile;
 pub use schema::SCHEMA_VERSION;
 pub use service::SqliteFts5MemoryService;

@@ -1,4 +1,4 @@
-use memory_conformance::Profile;
+use memory_conformance::profile::Profile;
 use memory_conformance::profile::{Limit, Order, QueryTerms, WordRule};
 
 use crate::DEFAULT_RESULT_LIMIT;

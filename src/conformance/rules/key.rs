@@ -3,52 +3,57 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use super::{Requirement, Rule, always, exactly, none_of};
+use super::{Requirement, always, exactly, none_of};
+use crate::MemoryKey;
 use crate::conformance::generate::{
     SESSION_IDS, content, distinct_words, key_and_near_miss, separator_split_keys, session_of,
 };
 use crate::conformance::scenario::{Scenario, Step, search};
-use crate::{MemoryKey, Profile};
+use crate::profile::Profile;
 
-pub(super) const ISOLATION: Rule = Rule {
-    id: "key.isolation",
-    statement: "Nothing written under one (app name, user id) is ever returned under another, \
-                however nearly equal (case, separators, whitespace, prefixes, numeric ids).",
-    requirement: Requirement::Required,
-    weight: 1,
-    applies: always,
-    scenarios: |profile| {
-        let profile = profile.clone();
-        (
-            key_and_near_miss(),
-            distinct_words(2),
-            select(SESSION_IDS.to_vec()),
-        )
-            .prop_map(move |((key, near), words, id)| two_keys(&profile, &key, &near, &words, id))
-            .boxed()
-    },
-};
+rule! {
+    pub fn key_isolation -> ISOLATION {
+        id: "key.isolation",
+        statement: "Nothing written under one (app name, user id) is ever returned under another, \
+                    however nearly equal (case, separators, whitespace, prefixes, numeric ids).",
+        requirement: Requirement::Required,
+        weight: 1,
+        applies: always,
+        scenarios: |profile| {
+            let profile = profile.clone();
+            (
+                key_and_near_miss(),
+                distinct_words(2),
+                select(SESSION_IDS.to_vec()),
+            )
+                .prop_map(move |((key, near), words, id)| two_keys(&profile, &key, &near, &words, id))
+                .boxed()
+        },
+    }
+}
 
-pub(super) const NO_SEPARATOR_COLLISION: Rule = Rule {
-    id: "key.no_separator_collision",
-    statement: "Keys that join to the same \"app/user\" string, such as (\"a/b\", \"c\") and \
-                (\"a\", \"b/c\"), stay apart.",
-    requirement: Requirement::Required,
-    weight: 1,
-    applies: always,
-    scenarios: |profile| {
-        let profile = profile.clone();
-        (
-            separator_split_keys(),
-            distinct_words(2),
-            select(SESSION_IDS.to_vec()),
-        )
-            .prop_map(move |((first, second), words, id)| {
-                two_keys(&profile, &first, &second, &words, id)
-            })
-            .boxed()
-    },
-};
+rule! {
+    pub fn key_no_separator_collision -> NO_SEPARATOR_COLLISION {
+        id: "key.no_separator_collision",
+        statement: "Keys that join to the same \"app/user\" string, such as (\"a/b\", \"c\") and \
+                    (\"a\", \"b/c\"), stay apart.",
+        requirement: Requirement::Required,
+        weight: 1,
+        applies: always,
+        scenarios: |profile| {
+            let profile = profile.clone();
+            (
+                separator_split_keys(),
+                distinct_words(2),
+                select(SESSION_IDS.to_vec()),
+            )
+                .prop_map(move |((first, second), words, id)| {
+                    two_keys(&profile, &first, &second, &words, id)
+                })
+                .boxed()
+        },
+    }
+}
 
 /// The same session id under two keys, each with its own word: each key finds its own word
 /// and never the other's.

@@ -2,28 +2,71 @@
 //! scenarios. Required rules hold for every backend; profile rules check what the profile
 //! declares; capability rules check what it claims beyond the two calls.
 //!
-//! Every rule is also a plain `pub async fn` taking a [`Subject`], for a hand-written
-//! `#[tokio::test]`:
+//! A rule lives in the file named by its id's group (`key.isolation` in `key.rs`), with its
+//! scenarios; the generators are in `generate.rs`, and the expected answer of a profile rule
+//! comes from the oracle (`oracle.rs`). Every rule is also a plain `pub async fn` named by its
+//! id (`key.isolation` is [`key_isolation`]), for a hand-written `#[tokio::test]`:
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
-//! use memory_conformance::{rules, InMemoryMemoryService, Profile, Subject};
+//! use memory_conformance::InMemoryMemoryService;
+//! use memory_conformance::conformance::{Subject, Verdict, rules};
+//! use memory_conformance::profile::Profile;
 //! let subject = Subject::new("reference", Profile::reference(), || async { InMemoryMemoryService::new() })
 //!     .cases(8);
-//! rules::key_isolation(&subject).await.unwrap();
-//! rules::replace_readd_replaces(&subject).await.unwrap();
+//! rules::key_isolation(&subject).await.assert_green();
+//! let not_durable = rules::durability_reopen(&subject).await;
+//! assert!(matches!(not_durable, Verdict::NotApplicable { .. }), "{not_durable}");
 //! # }
 //! ```
 
+/// Declares one rule: the constant the catalogue lists and the `pub async fn` that checks it,
+/// both from one id.
+macro_rules! rule {
+    (
+        $(#[$meta:meta])*
+        pub fn $function:ident -> $constant:ident {
+            id: $id:literal,
+            statement: $statement:literal,
+            requirement: $requirement:expr,
+            weight: $weight:expr,
+            applies: $applies:expr,
+            scenarios: $scenarios:expr $(,)?
+        }
+    ) => {
+        pub(crate) const $constant: $crate::conformance::rules::Rule = $crate::conformance::rules::Rule {
+            id: $id,
+            statement: $statement,
+            requirement: $requirement,
+            weight: $weight,
+            applies: $applies,
+            scenarios: $scenarios,
+            function: stringify!($function),
+            module: module_path!(),
+        };
+
+        #[doc = concat!("Checks rule `", $id, "`: ", $statement)]
+        $(#[$meta])*
+        pub async fn $function(
+            subject: &$crate::conformance::Subject,
+        ) -> $crate::conformance::Verdict {
+            $constant.check(subject).await
+        }
+    };
+}
+
 mod concurrency;
+mod durability;
 mod index;
 mod key;
-mod lexical;
+mod model;
+mod punctuation;
+mod query;
 mod recall;
 mod replace;
 mod result;
-mod storage;
+mod scope;
 
 use std::fmt;
 
@@ -31,20 +74,40 @@ use proptest::strategy::BoxedStrategy;
 use serde::Serialize;
 
 use super::failure::{FailureKind, RuleFailure};
+use super::failure_record::FailureRecord;
 use super::property;
 use super::scenario::{Expect, Scenario};
 use super::subject::Subject;
-use crate::{Content, Profile};
+use super::verdict::Verdict;
+use crate::Content;
+use crate::profile::Profile;
+
+pub use self::concurrency::{concurrency_adds_land, concurrency_atomic_replace};
+pub use self::durability::durability_reopen;
+pub use self::index::{index_empty_events, index_text_only};
+pub use self::key::{key_isolation, key_no_separator_collision};
+pub use self::model::model_random_ops;
+pub use self::punctuation::{punctuation_event, punctuation_query};
+pub use self::query::{
+    query_blank, query_case_insensitive, query_digits, query_multi_word, query_non_ascii,
+    query_unknown_key,
+};
+pub use self::recall::recall_across_sessions;
+pub use self::replace::{
+    replace_other_sessions_untouched, replace_readd_replaces, replace_readd_with_nothing,
+};
+pub use self::result::{result_fidelity, result_limit, result_order};
+pub use self::scope::scope_shared;
 
 /// Whether a rule binds every backend or only what a profile declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub enum Requirement {
-    /// Holds for every backend; breaking it needs a declared known violation.
+    /// Holds for every backend; breaking it needs a known violation.
     Required,
     /// Checks a dimension of the profile: the backend must behave as it declares.
     Profile,
-    /// Checks a capability the profile claims; ignored when it does not claim it.
+    /// Checks a capability the profile claims; not applicable when it does not claim it.
     Capability,
 }
 
@@ -68,14 +131,10 @@ pub struct Rule {
     weight: u32,
     applies: fn(&Profile) -> Result<(), String>,
     scenarios: fn(&Profile) -> BoxedStrategy<Scenario>,
-}
-
-/// What a passing rule checked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct RulePass {
-    /// How many generated (and replayed) cases ran.
-    pub cases: u32,
+    /// The name of the rule's `pub async fn`.
+    function: &'static str,
+    /// The module the rule is declared in.
+    module: &'static str,
 }
 
 impl Rule {
@@ -99,30 +158,44 @@ impl Rule {
         (self.applies)(profile)
     }
 
-    /// Checks the rule against `subject`.
-    pub async fn check(&self, subject: &Subject) -> Result<RulePass, RuleFailure> {
-        let failure = |kind| RuleFailure {
-            rule_id: self.id,
-            statement: self.statement.to_owned(),
-            backend: subject.backend().to_owned(),
-            profile: subject.profile().name.clone(),
-            kind,
-            reproduce: String::new(),
-            record: None,
-        };
+    /// Checks the rule against `subject` on the caller's runtime: passed, not applicable (with
+    /// the reason) or failed (with the minimal counterexample).
+    pub async fn check(&self, subject: &Subject) -> Verdict {
         if let Err(reason) = self.applies_to(subject.profile()) {
-            return Err(failure(FailureKind::NotApplicable(reason)));
+            return Verdict::NotApplicable { reason };
         }
         let cases = (subject.options.cases() / self.weight).max(1);
         let scenarios = (self.scenarios)(subject.profile());
         match property::check(subject, self.id, cases, scenarios).await {
-            Ok(cases) => Ok(RulePass { cases }),
-            Err(found) => {
-                let mut report = failure(FailureKind::Counterexample(Box::new(found.clone())));
-                report.reproduce = subject.reproduce_command(self.id, found.seed);
-                report.record = subject.record_path(self.id);
-                Err(report)
-            }
+            Ok(cases) => Verdict::Passed { cases },
+            Err(found) => Verdict::Failed(Box::new(self.failure(
+                subject,
+                FailureKind::Counterexample {
+                    reproduce: subject.reproduce_command(self.id, found.seed),
+                    record: FailureRecord::of(subject, self.id).path(),
+                    found: Box::new(found),
+                },
+            ))),
+        }
+    }
+
+    /// The failure of a run of this rule that did not finish (`problem` follows "the rule").
+    pub(crate) fn unfinished(&self, subject: &Subject, problem: String) -> RuleFailure {
+        self.failure(subject, FailureKind::Unfinished(problem))
+    }
+
+    /// The failure of a gate whose declaration is wrong for this rule.
+    pub(crate) fn misdeclared(&self, subject: &Subject, problem: String) -> RuleFailure {
+        self.failure(subject, FailureKind::Misdeclared(problem))
+    }
+
+    fn failure(&self, subject: &Subject, kind: FailureKind) -> RuleFailure {
+        RuleFailure {
+            rule_id: self.id,
+            statement: self.statement,
+            backend: subject.backend().to_owned(),
+            profile: subject.profile().name.clone(),
+            kind,
         }
     }
 }
@@ -132,6 +205,8 @@ impl fmt::Debug for Rule {
         f.debug_struct("Rule")
             .field("id", &self.id)
             .field("requirement", &self.requirement)
+            .field("function", &self.function)
+            .field("module", &self.module)
             .finish()
     }
 }
@@ -154,60 +229,24 @@ static CATALOGUE: [Rule; 24] = [
     replace::OTHER_SESSIONS_UNTOUCHED,
     index::TEXT_ONLY,
     index::EMPTY_EVENTS,
-    lexical::QUERY_BLANK,
-    lexical::QUERY_UNKNOWN_KEY,
-    lexical::QUERY_CASE_INSENSITIVE,
-    lexical::PUNCTUATION_QUERY,
-    lexical::PUNCTUATION_EVENT,
-    lexical::QUERY_DIGITS,
-    lexical::QUERY_NON_ASCII,
-    lexical::QUERY_MULTI_WORD,
+    query::BLANK,
+    query::UNKNOWN_KEY,
+    query::CASE_INSENSITIVE,
+    punctuation::QUERY,
+    punctuation::EVENT,
+    query::DIGITS,
+    query::NON_ASCII,
+    query::MULTI_WORD,
     result::FIDELITY,
     result::LIMIT,
     result::ORDER,
     recall::ACROSS_SESSIONS,
     concurrency::ADDS_LAND,
     concurrency::ATOMIC_REPLACE,
-    lexical::MODEL_RANDOM_OPS,
-    storage::DURABILITY_REOPEN,
-    storage::SCOPE_SHARED,
+    model::RANDOM_OPS,
+    durability::REOPEN,
+    scope::SHARED,
 ];
-
-macro_rules! rule_fns {
-    ($($name:ident => $rule:path, $id:literal;)*) => {$(
-        #[doc = concat!("Checks rule `", $id, "` against `subject` (see [`catalogue`]).")]
-        pub async fn $name(subject: &Subject) -> Result<RulePass, RuleFailure> {
-            $rule.check(subject).await
-        }
-    )*};
-}
-
-rule_fns! {
-    key_isolation => key::ISOLATION, "key.isolation";
-    key_no_separator_collision => key::NO_SEPARATOR_COLLISION, "key.no_separator_collision";
-    replace_readd_replaces => replace::READD_REPLACES, "replace.readd_replaces";
-    replace_readd_with_nothing => replace::READD_WITH_NOTHING, "replace.readd_with_nothing";
-    replace_other_sessions_untouched => replace::OTHER_SESSIONS_UNTOUCHED, "replace.other_sessions_untouched";
-    index_text_only => index::TEXT_ONLY, "index.text_only";
-    index_empty_events => index::EMPTY_EVENTS, "index.empty_events";
-    query_blank => lexical::QUERY_BLANK, "query.blank";
-    query_unknown_key => lexical::QUERY_UNKNOWN_KEY, "query.unknown_key";
-    query_case_insensitive => lexical::QUERY_CASE_INSENSITIVE, "query.case_insensitive";
-    punctuation_query => lexical::PUNCTUATION_QUERY, "punctuation.query";
-    punctuation_event => lexical::PUNCTUATION_EVENT, "punctuation.event";
-    query_digits => lexical::QUERY_DIGITS, "query.digits";
-    query_non_ascii => lexical::QUERY_NON_ASCII, "query.non_ascii";
-    query_multi_word => lexical::QUERY_MULTI_WORD, "query.multi_word";
-    result_fidelity => result::FIDELITY, "result.fidelity";
-    result_limit => result::LIMIT, "result.limit";
-    result_order => result::ORDER, "result.order";
-    recall_across_sessions => recall::ACROSS_SESSIONS, "recall.across_sessions";
-    concurrency_adds_land => concurrency::ADDS_LAND, "concurrency.adds_land";
-    concurrency_atomic_replace => concurrency::ATOMIC_REPLACE, "concurrency.atomic_replace";
-    model_random_ops => lexical::MODEL_RANDOM_OPS, "model.random_ops";
-    durability_reopen => storage::DURABILITY_REOPEN, "durability.reopen";
-    scope_shared => storage::SCOPE_SHARED, "scope.shared";
-}
 
 /// Applies to every backend.
 fn always(_: &Profile) -> Result<(), String> {
@@ -246,5 +285,20 @@ fn per_search(profile: &Profile, wanted: usize) -> usize {
     match profile.limit {
         crate::profile::Limit::AtMost(n) => wanted.min(n).max(1),
         crate::profile::Limit::Unlimited => wanted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::catalogue;
+
+    #[test]
+    fn each_rule_lives_in_the_file_of_its_group_and_its_function_is_named_by_its_id() {
+        for rule in catalogue() {
+            let (group, _) = rule.id.split_once('.').expect("ids are group.name");
+            let file = rule.module.rsplit("::").next().unwrap_or_default();
+            assert_eq!(file, group, "{} is declared in {}", rule.id, rule.module);
+            assert_eq!(rule.function, rule.id.replace('.', "_"), "{}", rule.id);
+        }
     }
 }

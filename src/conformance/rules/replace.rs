@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use super::{Requirement, Rule, always, exactly, none_of, per_search};
+use super::{Requirement, always, exactly, none_of, per_search};
 use crate::conformance::generate::{
     SESSION_IDS, WORDS, content, distinct_words, key, key_and_near_miss, session_of, text_event,
     textless_event,
@@ -11,127 +11,133 @@ use crate::conformance::generate::{
 use crate::conformance::scenario::{Scenario, Step, search};
 use crate::{MemoryKey, Session};
 
-pub(super) const READD_REPLACES: Rule = Rule {
-    id: "replace.readd_replaces",
-    statement: "Re-adding a session id replaces what it held: words only in the old version stop \
-                matching, the new ones match, and nothing is returned twice.",
-    requirement: Requirement::Required,
-    weight: 1,
-    applies: always,
-    scenarios: |profile| {
-        let profile = profile.clone();
-        let per_version = per_search(&profile, 3);
-        (
-            key(),
-            select(SESSION_IDS.to_vec()),
-            distinct_words(4),
-            2..=3usize,
-            1..=per_version,
-        )
-            .prop_map(move |(key, id, words, versions, events)| {
-                let shared = words[3];
-                let version = |v: usize| -> Vec<String> {
-                    (0..events)
-                        .map(|e| {
-                            if e == 0 {
-                                format!("{} {shared}", words[v])
-                            } else {
-                                format!("{shared} {e}")
-                            }
-                        })
-                        .collect()
-                };
-                let mut steps: Vec<Step> = (0..versions)
-                    .map(|v| Step::Add(session_of(&key, id, &version(v))))
-                    .collect();
-                let last = version(versions - 1);
-                for (old, word) in words.iter().enumerate().take(versions - 1) {
-                    let gone = content(&version(old)[0]);
-                    steps.push(search(&key, *word, none_of(&profile, vec![gone])));
-                }
-                let now: Vec<_> = last.iter().map(|t| content(t)).collect();
-                steps.push(search(
-                    &key,
-                    words[versions - 1],
-                    exactly(&profile, now[..1].to_vec()),
-                ));
-                steps.push(search(&key, shared, exactly(&profile, now)));
-                Scenario { steps }
-            })
-            .boxed()
-    },
-};
+rule! {
+    pub fn replace_readd_replaces -> READD_REPLACES {
+        id: "replace.readd_replaces",
+        statement: "Re-adding a session id replaces what it held: words only in the old version stop \
+                    matching, the new ones match, and nothing is returned twice.",
+        requirement: Requirement::Required,
+        weight: 1,
+        applies: always,
+        scenarios: |profile| {
+            let profile = profile.clone();
+            let per_version = per_search(&profile, 3);
+            (
+                key(),
+                select(SESSION_IDS.to_vec()),
+                distinct_words(4),
+                2..=3usize,
+                1..=per_version,
+            )
+                .prop_map(move |(key, id, words, versions, events)| {
+                    let shared = words[3];
+                    let version = |v: usize| -> Vec<String> {
+                        (0..events)
+                            .map(|e| {
+                                if e == 0 {
+                                    format!("{} {shared}", words[v])
+                                } else {
+                                    format!("{shared} {e}")
+                                }
+                            })
+                            .collect()
+                    };
+                    let mut steps: Vec<Step> = (0..versions)
+                        .map(|v| Step::Add(session_of(&key, id, &version(v))))
+                        .collect();
+                    let last = version(versions - 1);
+                    for (old, word) in words.iter().enumerate().take(versions - 1) {
+                        let gone = content(&version(old)[0]);
+                        steps.push(search(&key, *word, none_of(&profile, vec![gone])));
+                    }
+                    let now: Vec<_> = last.iter().map(|t| content(t)).collect();
+                    steps.push(search(
+                        &key,
+                        words[versions - 1],
+                        exactly(&profile, now[..1].to_vec()),
+                    ));
+                    steps.push(search(&key, shared, exactly(&profile, now)));
+                    Scenario { steps }
+                })
+                .boxed()
+        },
+    }
+}
 
-pub(super) const READD_WITH_NOTHING: Rule = Rule {
-    id: "replace.readd_with_nothing",
-    statement: "A re-add whose events carry no text (none at all, no content, no parts, only tool \
-                data or inline data) removes the old text.",
-    requirement: Requirement::Required,
-    weight: 1,
-    applies: always,
-    scenarios: |profile| {
-        let profile = profile.clone();
-        (
-            key(),
-            select(SESSION_IDS.to_vec()),
-            select(WORDS.to_vec()),
-            proptest::collection::vec(textless_event(), 0..3),
-        )
-            .prop_map(move |(key, id, word, textless)| {
-                let old = session_of(&key, id, &[word.to_owned()]);
-                let readd = Session::new(key.app_name.clone(), key.user_id.clone(), id)
-                    .with_events(textless);
-                Scenario {
-                    steps: vec![
-                        Step::Add(old),
-                        Step::Add(readd),
-                        search(&key, word, none_of(&profile, vec![content(word)])),
-                    ],
-                }
-            })
-            .boxed()
-    },
-};
+rule! {
+    pub fn replace_readd_with_nothing -> READD_WITH_NOTHING {
+        id: "replace.readd_with_nothing",
+        statement: "A re-add whose events carry no text (none at all, no content, no parts, only tool \
+                    data or inline data) removes the old text.",
+        requirement: Requirement::Required,
+        weight: 1,
+        applies: always,
+        scenarios: |profile| {
+            let profile = profile.clone();
+            (
+                key(),
+                select(SESSION_IDS.to_vec()),
+                select(WORDS.to_vec()),
+                proptest::collection::vec(textless_event(), 0..3),
+            )
+                .prop_map(move |(key, id, word, textless)| {
+                    let old = session_of(&key, id, &[word.to_owned()]);
+                    let readd = Session::new(key.app_name.clone(), key.user_id.clone(), id)
+                        .with_events(textless);
+                    Scenario {
+                        steps: vec![
+                            Step::Add(old),
+                            Step::Add(readd),
+                            search(&key, word, none_of(&profile, vec![content(word)])),
+                        ],
+                    }
+                })
+                .boxed()
+        },
+    }
+}
 
-pub(super) const OTHER_SESSIONS_UNTOUCHED: Rule = Rule {
-    id: "replace.other_sessions_untouched",
-    statement: "Re-adding a session never changes another session: neither other sessions of the \
-                same key nor a session with the same id under another key.",
-    requirement: Requirement::Required,
-    weight: 1,
-    applies: always,
-    scenarios: |profile| {
-        let profile = profile.clone();
-        (
-            key_and_near_miss(),
-            distinct_words(5),
-            2..=4usize,
-            any::<bool>(),
-        )
-            .prop_map(move |((key, other_key), words, sessions, empty_readd)| {
-                let ids = ["s-1", "s-2", "s-3", "s-4"];
-                let mut steps: Vec<Step> = (0..sessions)
-                    .map(|s| Step::Add(session_of(&key, ids[s], &[words[s].to_owned()])))
-                    .collect();
-                let twin = MemoryKey::clone(&other_key);
-                steps.push(Step::Add(session_of(&twin, ids[0], &[words[4].to_owned()])));
-                let readd = if empty_readd {
-                    Session::new(key.app_name.clone(), key.user_id.clone(), ids[0])
-                } else {
-                    Session::new(key.app_name.clone(), key.user_id.clone(), ids[0])
-                        .with_event(text_event(&format!("{} again", words[0]), 9_000))
-                };
-                steps.push(Step::Add(readd));
-                for word in &words[1..sessions] {
-                    steps.push(search(&key, *word, exactly(&profile, vec![content(word)])));
-                }
-                steps.push(search(
-                    &twin,
-                    words[4],
-                    exactly(&profile, vec![content(words[4])]),
-                ));
-                Scenario { steps }
-            })
-            .boxed()
-    },
-};
+rule! {
+    pub fn replace_other_sessions_untouched -> OTHER_SESSIONS_UNTOUCHED {
+        id: "replace.other_sessions_untouched",
+        statement: "Re-adding a session never changes another session: neither other sessions of the \
+                    same key nor a session with the same id under another key.",
+        requirement: Requirement::Required,
+        weight: 1,
+        applies: always,
+        scenarios: |profile| {
+            let profile = profile.clone();
+            (
+                key_and_near_miss(),
+                distinct_words(5),
+                2..=4usize,
+                any::<bool>(),
+            )
+                .prop_map(move |((key, other_key), words, sessions, empty_readd)| {
+                    let ids = ["s-1", "s-2", "s-3", "s-4"];
+                    let mut steps: Vec<Step> = (0..sessions)
+                        .map(|s| Step::Add(session_of(&key, ids[s], &[words[s].to_owned()])))
+                        .collect();
+                    let twin = MemoryKey::clone(&other_key);
+                    steps.push(Step::Add(session_of(&twin, ids[0], &[words[4].to_owned()])));
+                    let readd = if empty_readd {
+                        Session::new(key.app_name.clone(), key.user_id.clone(), ids[0])
+                    } else {
+                        Session::new(key.app_name.clone(), key.user_id.clone(), ids[0])
+                            .with_event(text_event(&format!("{} again", words[0]), 9_000))
+                    };
+                    steps.push(Step::Add(readd));
+                    for word in &words[1..sessions] {
+                        steps.push(search(&key, *word, exactly(&profile, vec![content(word)])));
+                    }
+                    steps.push(search(
+                        &twin,
+                        words[4],
+                        exactly(&profile, vec![content(words[4])]),
+                    ));
+                    Scenario { steps }
+                })
+                .boxed()
+        },
+    }
+}

@@ -4,131 +4,138 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use serde_json::json;
 
-use super::{Requirement, Rule, always, per_search};
+use super::{Requirement, always, per_search};
 use crate::conformance::generate::{
     AUTHORS, WORDS, base_time, content, distinct_words, key, session_of,
 };
 use crate::conformance::scenario::{Expect, Scenario, Step, search};
+use crate::profile::Profile;
 use crate::profile::{Limit, Order};
-use crate::{Content, Event, MemoryEntry, Part, Profile, Session};
+use crate::{Content, Event, MemoryEntry, Part, Session};
 
-pub(super) const FIDELITY: Rule = Rule {
-    id: "result.fidelity",
-    statement: "Each entry carries the event's content (all parts, role included), author and \
-                timestamp unchanged; the timestamp is RFC 3339 UTC with milliseconds and a Z.",
-    requirement: Requirement::Required,
-    weight: 1,
-    applies: always,
-    scenarios: |profile| {
-        let events = per_search(profile, 3);
-        let event = (
-            select(AUTHORS.to_vec()),
-            0..4usize,
-            any::<bool>(),
-            0i64..400_000_000_000_000,
-        )
-            .prop_map(|(author, extra, role, nanos)| (author, extra, role, nanos));
-        (
-            key(),
-            select(WORDS.to_vec()),
-            proptest::collection::vec(event, 1..=events),
-        )
-            .prop_map(|(key, word, specs)| {
-                let mut session = Session::new(key.app_name.clone(), key.user_id.clone(), "s-1");
-                let mut expected = Vec::new();
-                for (i, (author, extra, role, nanos)) in specs.into_iter().enumerate() {
-                    let mut parts = vec![Part::text(format!("{word} {i}"))];
-                    match extra {
-                        1 => parts.push(Part::function_call("lookup", json!({"id": i}))),
-                        2 => parts.push(Part::inline_data("image/png", vec![0, 159, 146, 150])),
-                        3 => parts.insert(0, Part::text("")),
-                        _ => {}
+rule! {
+    pub fn result_fidelity -> FIDELITY {
+        id: "result.fidelity",
+        statement: "Each entry carries the event's content (all parts, role included), author and \
+                    timestamp unchanged; the timestamp is RFC 3339 UTC with milliseconds and a Z.",
+        requirement: Requirement::Required,
+        weight: 1,
+        applies: always,
+        scenarios: |profile| {
+            let events = per_search(profile, 3);
+            let event = (
+                select(AUTHORS.to_vec()),
+                0..4usize,
+                any::<bool>(),
+                0i64..400_000_000_000_000,
+            )
+                .prop_map(|(author, extra, role, nanos)| (author, extra, role, nanos));
+            (
+                key(),
+                select(WORDS.to_vec()),
+                proptest::collection::vec(event, 1..=events),
+            )
+                .prop_map(|(key, word, specs)| {
+                    let mut session = Session::new(key.app_name.clone(), key.user_id.clone(), "s-1");
+                    let mut expected = Vec::new();
+                    for (i, (author, extra, role, nanos)) in specs.into_iter().enumerate() {
+                        let mut parts = vec![Part::text(format!("{word} {i}"))];
+                        match extra {
+                            1 => parts.push(Part::function_call("lookup", json!({"id": i}))),
+                            2 => parts.push(Part::inline_data("image/png", vec![0, 159, 146, 150])),
+                            3 => parts.insert(0, Part::text("")),
+                            _ => {}
+                        }
+                        let mut content = Content::new(parts);
+                        if role {
+                            content =
+                                content.with_role(if author == "user" { "user" } else { "model" });
+                        }
+                        let at = base_time()
+                            .checked_add(jiff::SignedDuration::from_nanos(nanos))
+                            .unwrap_or(base_time());
+                        let event = Event::new(author, Some(content))
+                            .at(at)
+                            .with_id(format!("e-{i}"));
+                        expected.extend(MemoryEntry::from_event(&event));
+                        session = session.with_event(event);
                     }
-                    let mut content = Content::new(parts);
-                    if role {
-                        content =
-                            content.with_role(if author == "user" { "user" } else { "model" });
+                    Scenario {
+                        steps: vec![
+                            Step::Add(session),
+                            search(&key, word, vec![Expect::Entries(expected)]),
+                        ],
                     }
-                    let at = base_time()
-                        .checked_add(jiff::SignedDuration::from_nanos(nanos))
-                        .unwrap_or(base_time());
-                    let event = Event::new(author, Some(content))
-                        .at(at)
-                        .with_id(format!("e-{i}"));
-                    expected.extend(MemoryEntry::from_event(&event));
-                    session = session.with_event(event);
-                }
-                Scenario {
-                    steps: vec![
-                        Step::Add(session),
-                        search(&key, word, vec![Expect::Entries(expected)]),
-                    ],
-                }
-            })
-            .boxed()
-    },
-};
+                })
+                .boxed()
+        },
+    }
+}
 
-pub(super) const LIMIT: Rule = Rule {
-    id: "result.limit",
-    statement: "A search returns every match, or at most the profile's limit.",
-    requirement: Requirement::Profile,
-    weight: 1,
-    applies: always,
-    scenarios: |profile| {
-        let limit = profile.limit;
-        let most = match limit {
-            Limit::AtMost(n) => n + 12,
-            Limit::Unlimited => 30,
-        };
-        (key(), select(WORDS.to_vec()), 1..=most, 1..=3usize)
-            .prop_map(move |(key, word, matches, sessions)| {
-                let mut steps = Vec::new();
-                for s in 0..sessions {
-                    let texts: Vec<String> = (0..matches)
-                        .filter(|m| m % sessions == s)
-                        .map(|m| format!("{word} {m}"))
-                        .collect();
-                    steps.push(Step::Add(session_of(&key, &format!("s-{s}"), &texts)));
-                }
-                let count = match limit {
-                    Limit::AtMost(n) => matches.min(n),
-                    Limit::Unlimited => matches,
-                };
-                steps.push(search(
-                    &key,
-                    word,
-                    vec![Expect::Count(count), Expect::NoDuplicates],
-                ));
-                Scenario { steps }
-            })
-            .boxed()
-    },
-};
+rule! {
+    pub fn result_limit -> LIMIT {
+        id: "result.limit",
+        statement: "A search returns every match, or at most the profile's limit.",
+        requirement: Requirement::Profile,
+        weight: 1,
+        applies: always,
+        scenarios: |profile| {
+            let limit = profile.limit;
+            let most = match limit {
+                Limit::AtMost(n) => n + 12,
+                Limit::Unlimited => 30,
+            };
+            (key(), select(WORDS.to_vec()), 1..=most, 1..=3usize)
+                .prop_map(move |(key, word, matches, sessions)| {
+                    let mut steps = Vec::new();
+                    for s in 0..sessions {
+                        let texts: Vec<String> = (0..matches)
+                            .filter(|m| m % sessions == s)
+                            .map(|m| format!("{word} {m}"))
+                            .collect();
+                        steps.push(Step::Add(session_of(&key, &format!("s-{s}"), &texts)));
+                    }
+                    let count = match limit {
+                        Limit::AtMost(n) => matches.min(n),
+                        Limit::Unlimited => matches,
+                    };
+                    steps.push(search(
+                        &key,
+                        word,
+                        vec![Expect::Count(count), Expect::NoDuplicates],
+                    ));
+                    Scenario { steps }
+                })
+                .boxed()
+        },
+    }
+}
 
-pub(super) const ORDER: Rule = Rule {
-    id: "result.order",
-    statement: "Entries come back in the order the profile declares: insertion (sessions by first \
-                add, events in session order), most query words matched first, or by relevance.",
-    requirement: Requirement::Profile,
-    weight: 1,
-    applies: |profile: &Profile| match profile.order {
-        Order::Unordered => Err("the profile promises no order".into()),
-        Order::Relevance | Order::Insertion { .. } | Order::MatchedTerms
-            if profile.is_lexical() =>
-        {
-            Ok(())
-        }
-        Order::Relevance => Ok(()),
-        _ => Err(
-            "an ordered profile needs lexical retrieval for the kit to compute the order".into(),
-        ),
-    },
-    scenarios: |profile| match profile.order {
-        Order::Relevance => relevance_scenario(),
-        _ => sequence_scenario(per_search(profile, 10)),
-    },
-};
+rule! {
+    pub fn result_order -> ORDER {
+        id: "result.order",
+        statement: "Entries come back in the order the profile declares: insertion (sessions by first \
+                    add, events in session order), most query words matched first, or by relevance.",
+        requirement: Requirement::Profile,
+        weight: 1,
+        applies: |profile: &Profile| match profile.order {
+            Order::Unordered => Err("the profile promises no order".into()),
+            Order::Relevance | Order::Insertion { .. } | Order::MatchedTerms
+                if profile.is_lexical() =>
+            {
+                Ok(())
+            }
+            Order::Relevance => Ok(()),
+            _ => Err(
+                "an ordered profile needs lexical retrieval for the kit to compute the order".into(),
+            ),
+        },
+        scenarios: |profile| match profile.order {
+            Order::Relevance => relevance_scenario(),
+            _ => sequence_scenario(per_search(profile, 10)),
+        },
+    }
+}
 
 /// Several sessions, one re-added, then multi-word searches whose order the model computes.
 fn sequence_scenario(most: usize) -> BoxedStrategy<Scenario> {

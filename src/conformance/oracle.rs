@@ -1,15 +1,16 @@
-//! The model of a lexical backend, parameterised by its [`Profile`]: what every search should
-//! return after a sequence of adds.
+//! The oracle: a lexical backend as its [`Profile`] says it behaves, computing what every
+//! search should return after a sequence of adds.
 
 use std::collections::HashMap;
 
+use crate::profile::Profile;
 use crate::profile::words::{IndexedEvent, Term, query_terms};
 use crate::profile::{KeyScheme, Limit, MultiWord, Order, Readd};
-use crate::{Content, MemoryEntry, Profile, Session};
+use crate::{Content, Session};
 
 /// A store as the profile says it behaves.
 #[derive(Clone, Debug)]
-pub(crate) struct ProfileModel {
+pub(crate) struct Oracle {
     profile: Profile,
     stores: HashMap<StoreKey, Vec<ModelSession>>,
 }
@@ -32,7 +33,7 @@ struct ModelEvent {
     indexed: IndexedEvent,
 }
 
-impl ProfileModel {
+impl Oracle {
     pub(crate) fn new(profile: &Profile) -> Self {
         Self {
             profile: profile.clone(),
@@ -143,82 +144,8 @@ fn array_index(id: &str) -> Option<u64> {
 pub(crate) struct Expected {
     /// Every matching event's content, in the profile's order.
     pub(crate) contents: Vec<Content>,
-    limit: Limit,
-    ordered: bool,
-}
-
-impl Expected {
-    /// Checks `actual` against the expectation; on a mismatch, says what differs.
-    pub(crate) fn check(&self, actual: &[MemoryEntry]) -> Result<(), String> {
-        let actual: Vec<&Content> = actual.iter().map(|e| &e.content).collect();
-        let expected: Vec<&Content> = self.contents.iter().collect();
-        let cut = match self.limit {
-            Limit::AtMost(n) if expected.len() > n => Some(n),
-            _ => None,
-        };
-        match cut {
-            None if self.ordered => {
-                if actual != expected {
-                    return Err(if multiset_eq(&actual, &expected) {
-                        "the right entries in the wrong order".into()
-                    } else {
-                        "different entries".into()
-                    });
-                }
-            }
-            None => {
-                if !multiset_eq(&actual, &expected) {
-                    return Err(
-                        "different entries (compared as a multiset: no order is promised)".into(),
-                    );
-                }
-            }
-            Some(n) => {
-                if actual.len() != n {
-                    return Err(format!(
-                        "{} entries, but {} events match and the limit is {n}",
-                        actual.len(),
-                        expected.len()
-                    ));
-                }
-                if self.ordered && actual[..] != expected[..n] {
-                    return Err(format!("not the first {n} matches in the profile's order"));
-                }
-                if !multiset_includes(&expected, &actual) {
-                    return Err(format!(
-                        "entries that do not match the query, within the limit of {n}"
-                    ));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// What the expectation promises, for failure reports.
-    pub(crate) fn describe(&self) -> String {
-        if self.contents.is_empty() {
-            return "nothing".into();
-        }
-        match self.limit {
-            Limit::AtMost(n) if self.contents.len() > n => {
-                let which = if self.ordered { "the first" } else { "any" };
-                format!("{which} {n} of these {} (limit {n})", self.contents.len())
-            }
-            _ if self.ordered => "exactly these, in this order".into(),
-            _ => "exactly these, in any order".into(),
-        }
-    }
-}
-
-fn multiset_eq(a: &[&Content], b: &[&Content]) -> bool {
-    a.len() == b.len() && multiset_includes(a, b)
-}
-
-/// Whether every element of `small` can be matched to a distinct element of `big`.
-pub(crate) fn multiset_includes(big: &[&Content], small: &[&Content]) -> bool {
-    let mut used = vec![false; big.len()];
-    small.iter().all(|item| {
-        let slot = (0..big.len()).find(|&i| !used[i] && big[i] == *item);
-        slot.map(|i| used[i] = true).is_some()
-    })
+    /// The profile's limit.
+    pub(crate) limit: Limit,
+    /// Whether the profile promises an order the kit can compute.
+    pub(crate) ordered: bool,
 }

@@ -1,0 +1,217 @@
+//! Expected against actual: every [`Expect`] of a search step, and the oracle's answer,
+//! compared with the entries a backend returned.
+
+use super::mismatch::{Problem, count};
+use super::oracle::{Expected, Oracle};
+use super::scenario::{ContentsDisplay, EntriesDisplay, Expect, Search};
+use crate::profile::Limit;
+use crate::{Content, MemoryEntry};
+
+/// Checks `actual`, the answer to `search`, against each of its expectations in turn.
+pub(crate) fn check_search(
+    search: &Search,
+    actual: &[MemoryEntry],
+    oracle: &Oracle,
+    profile: &str,
+) -> Result<(), Problem> {
+    for expect in &search.expect {
+        if let Err((expected, why)) = check_one(expect, search, actual, oracle, profile) {
+            return Err(Problem::Unexpected {
+                expected,
+                why,
+                actual: actual.to_vec(),
+                with_metadata: matches!(expect, Expect::Entries(_)),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `Err((what was expected, why the actual answer is not it))`.
+fn check_one(
+    expect: &Expect,
+    search: &Search,
+    actual: &[MemoryEntry],
+    oracle: &Oracle,
+    profile: &str,
+) -> Result<(), (String, String)> {
+    let contents: Vec<&Content> = actual.iter().map(|e| &e.content).collect();
+    let listed = |c: &[Content]| ContentsDisplay(c).to_string();
+    match expect {
+        Expect::Model => {
+            let expected = oracle.search(&search.key.app_name, &search.key.user_id, &search.query);
+            expected.check(actual).map_err(|why| {
+                let list = if expected.contents.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", listed(&expected.contents))
+                };
+                (
+                    format!(
+                        "{}{list} (as profile {profile:?} computes)",
+                        expected.describe()
+                    ),
+                    why,
+                )
+            })
+        }
+        Expect::Nothing => ensure(actual.is_empty(), || {
+            ("nothing".into(), "entries where none belong".into())
+        }),
+        Expect::Contents(expected) => {
+            let expected_refs: Vec<&Content> = expected.iter().collect();
+            ensure(multiset_eq(&contents, &expected_refs), || {
+                (
+                    format!("exactly {}", listed(expected)),
+                    "different entries".into(),
+                )
+            })
+        }
+        Expect::Includes(expected) => {
+            let expected_refs: Vec<&Content> = expected.iter().collect();
+            ensure(multiset_includes(&contents, &expected_refs), || {
+                (
+                    format!("at least {}", listed(expected)),
+                    "missing entries".into(),
+                )
+            })
+        }
+        Expect::Excludes(excluded) => {
+            ensure(!contents.iter().any(|c| excluded.contains(c)), || {
+                (
+                    format!("none of {}", listed(excluded)),
+                    "entries that should be gone or elsewhere".into(),
+                )
+            })
+        }
+        Expect::NoDuplicates => {
+            let duplicated = contents
+                .iter()
+                .enumerate()
+                .any(|(i, c)| contents[..i].contains(c));
+            ensure(!duplicated, || {
+                (
+                    "no entry twice".into(),
+                    "the same entry more than once".into(),
+                )
+            })
+        }
+        Expect::Entries(expected) => {
+            let mut remaining: Vec<&MemoryEntry> = expected.iter().collect();
+            let all_found = actual.len() == expected.len()
+                && actual.iter().all(|entry| {
+                    let slot = remaining.iter().position(|e| *e == entry);
+                    slot.map(|i| remaining.swap_remove(i)).is_some()
+                });
+            ensure(all_found, || {
+                let what = EntriesDisplay {
+                    entries: expected,
+                    with_metadata: true,
+                };
+                (
+                    format!("exactly {what}"),
+                    "entries whose content, author or timestamp differ".into(),
+                )
+            })
+        }
+        Expect::Count(n) => ensure(actual.len() == *n, || {
+            (count(*n), "a different number of entries".into())
+        }),
+        Expect::First(first) => ensure(contents.first() == Some(&first), || {
+            (
+                format!("{} first", listed(std::slice::from_ref(first))),
+                "another entry ranked first".into(),
+            )
+        }),
+    }
+}
+
+/// Whether `actual` is exactly one of `versions` (each compared as a multiset): what a search
+/// may see while a session is re-added.
+pub(crate) fn is_one_version(versions: &[Vec<Content>], actual: &[MemoryEntry]) -> bool {
+    let contents: Vec<&Content> = actual.iter().map(|e| &e.content).collect();
+    versions.iter().any(|version| {
+        let refs: Vec<&Content> = version.iter().collect();
+        multiset_eq(&contents, &refs)
+    })
+}
+
+fn ensure(ok: bool, otherwise: impl FnOnce() -> (String, String)) -> Result<(), (String, String)> {
+    if ok { Ok(()) } else { Err(otherwise()) }
+}
+
+impl Expected {
+    /// Checks `actual` against the expectation; on a mismatch, says what differs.
+    pub(crate) fn check(&self, actual: &[MemoryEntry]) -> Result<(), String> {
+        let actual: Vec<&Content> = actual.iter().map(|e| &e.content).collect();
+        let expected: Vec<&Content> = self.contents.iter().collect();
+        let cut = match self.limit {
+            Limit::AtMost(n) if expected.len() > n => Some(n),
+            _ => None,
+        };
+        match cut {
+            None if self.ordered => {
+                if actual != expected {
+                    return Err(if multiset_eq(&actual, &expected) {
+                        "the right entries in the wrong order".into()
+                    } else {
+                        "different entries".into()
+                    });
+                }
+            }
+            None => {
+                if !multiset_eq(&actual, &expected) {
+                    return Err(
+                        "different entries (compared as a multiset: no order is promised)".into(),
+                    );
+                }
+            }
+            Some(n) => {
+                if actual.len() != n {
+                    return Err(format!(
+                        "{} entries, but {} events match and the limit is {n}",
+                        actual.len(),
+                        expected.len()
+                    ));
+                }
+                if self.ordered && actual[..] != expected[..n] {
+                    return Err(format!("not the first {n} matches in the profile's order"));
+                }
+                if !multiset_includes(&expected, &actual) {
+                    return Err(format!(
+                        "entries that do not match the query, within the limit of {n}"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What the expectation promises, for failure reports.
+    pub(crate) fn describe(&self) -> String {
+        if self.contents.is_empty() {
+            return "nothing".into();
+        }
+        match self.limit {
+            Limit::AtMost(n) if self.contents.len() > n => {
+                let which = if self.ordered { "the first" } else { "any" };
+                format!("{which} {n} of these {} (limit {n})", self.contents.len())
+            }
+            _ if self.ordered => "exactly these, in this order".into(),
+            _ => "exactly these, in any order".into(),
+        }
+    }
+}
+
+fn multiset_eq(a: &[&Content], b: &[&Content]) -> bool {
+    a.len() == b.len() && multiset_includes(a, b)
+}
+
+/// Whether every element of `small` can be matched to a distinct element of `big`.
+pub(crate) fn multiset_includes(big: &[&Content], small: &[&Content]) -> bool {
+    let mut used = vec![false; big.len()];
+    small.iter().all(|item| {
+        let slot = (0..big.len()).find(|&i| !used[i] && big[i] == *item);
+        slot.map(|i| used[i] = true).is_some()
+    })
+}

@@ -1,0 +1,96 @@
+//! Known violations: required rules a backend breaks, declared with a reason or implied by a
+//! dimension of its profile.
+
+use serde::Serialize;
+
+use crate::profile::{KeyScheme, Profile, Readd};
+
+/// A required rule the backend is known to break, and why. Its trial passes while the
+/// violation shows and fails as soon as it disappears, so an upstream fix is noticed.
+///
+/// A violation is either declared on the [`Gate`](super::Gate) (a departure no profile
+/// dimension describes, such as a timestamp format) or implied by the profile: a backend whose
+/// profile declares `readd = append` cannot hold `replace.readd_replaces`, and the gate says so
+/// itself, so the fact is stated once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KnownViolation {
+    rule_id: String,
+    reason: String,
+    implied_by: Option<&'static str>,
+}
+
+impl KnownViolation {
+    pub(crate) fn declared(rule_id: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self {
+            rule_id: rule_id.into(),
+            reason: reason.into(),
+            implied_by: None,
+        }
+    }
+
+    fn implied(rule_id: &str, dimension: &'static str, reason: &str) -> Self {
+        Self {
+            rule_id: rule_id.to_owned(),
+            reason: format!("the profile declares {dimension}: {reason}"),
+            implied_by: Some(dimension),
+        }
+    }
+
+    /// The id of the rule broken.
+    pub fn rule_id(&self) -> &str {
+        &self.rule_id
+    }
+
+    /// Why the backend breaks it, in one line.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// The profile dimension that implies the violation (`readd = append`), if it was not
+    /// declared by hand.
+    pub fn implied_by(&self) -> Option<&'static str> {
+        self.implied_by
+    }
+}
+
+/// The required rules that `profile` itself says cannot hold, each with the dimension that
+/// says so.
+///
+/// ```
+/// use memory_conformance::conformance::implied_violations;
+/// use memory_conformance::profile::Profile;
+/// assert!(implied_violations(&Profile::reference()).is_empty());
+/// let adk_js: Vec<_> = implied_violations(&Profile::adk_js()).iter().map(|v| v.rule_id().to_owned()).collect();
+/// assert_eq!(adk_js, ["key.no_separator_collision"]);
+/// ```
+pub fn implied_violations(profile: &Profile) -> Vec<KnownViolation> {
+    let mut implied = Vec::new();
+    if profile.key == KeyScheme::JoinedWithSlash {
+        implied.push(KnownViolation::implied(
+            "key.no_separator_collision",
+            "key = joined with \"/\"",
+            "(\"a/b\", \"c\") and (\"a\", \"b/c\") join to one string and share one store",
+        ));
+    }
+    match profile.readd {
+        Readd::Replace => {}
+        Readd::Append => {
+            implied.push(KnownViolation::implied(
+                "replace.readd_replaces",
+                "readd = append",
+                "a re-add appends to what the session held, so old words still match and entries come back twice",
+            ));
+            implied.push(KnownViolation::implied(
+                "replace.readd_with_nothing",
+                "readd = append",
+                "a re-add with no text appends nothing, so the old text stays",
+            ));
+        }
+        Readd::ReplaceUnlessNoText => implied.push(KnownViolation::implied(
+            "replace.readd_with_nothing",
+            "readd = replace unless no text",
+            "a re-add none of whose events has a word is ignored, so the old text stays",
+        )),
+    }
+    implied
+}

@@ -1,0 +1,60 @@
+//! How a subject's rules run: cases, seed, timeouts, failure records, reproduction command.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The default number of cases per rule when neither the subject nor `PROPTEST_CASES` says.
+#[cfg(feature = "harness")]
+pub(crate) const DEFAULT_CASES: u32 = 256;
+
+/// The default per-call timeout.
+pub(crate) const DEFAULT_OP_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Clone, Debug)]
+pub(crate) struct RunOptions {
+    pub(crate) op_timeout: Duration,
+    pub(crate) rule_timeout: Option<Duration>,
+    pub(crate) cases: Option<u32>,
+    pub(crate) seed: Option<u64>,
+    pub(crate) failure_records: Option<PathBuf>,
+    pub(crate) reproduce: Option<String>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self {
+            op_timeout: DEFAULT_OP_TIMEOUT,
+            rule_timeout: None,
+            cases: None,
+            seed: None,
+            failure_records: None,
+            reproduce: None,
+        }
+    }
+}
+
+impl RunOptions {
+    #[cfg(feature = "harness")]
+    /// Cases per rule: the subject's, else `PROPTEST_CASES`, else 256.
+    pub(crate) fn cases(&self) -> u32 {
+        self.cases
+            .or_else(|| std::env::var("PROPTEST_CASES").ok()?.parse().ok())
+            .unwrap_or(DEFAULT_CASES)
+            .max(1)
+    }
+
+    #[cfg(feature = "harness")]
+    /// How long a whole rule may take on its own thread: six per-call timeouts, at least 60 s.
+    pub(crate) fn rule_timeout(&self) -> Duration {
+        self.rule_timeout
+            .unwrap_or_else(|| (self.op_timeout * 6).max(Duration::from_secs(60)))
+    }
+
+    /// The run's seed: the subject's, else `PROPTEST_RNG_SEED`, else random.
+    #[cfg(feature = "harness")]
+    pub(crate) fn seed(&self) -> u64 {
+        self.seed
+            .or_else(|| std::env::var("PROPTEST_RNG_SEED").ok()?.parse().ok())
+            .unwrap_or_else(super::seeding::random_seed)
+    }
+}

@@ -1,0 +1,147 @@
+//! The verdicts of every rule for one backend.
+
+use std::fmt;
+
+use super::rules::Rule;
+use super::verdict::Verdict;
+
+/// One rule and its verdict.
+#[derive(Clone, Debug)]
+pub struct RuleRun {
+    rule: &'static Rule,
+    verdict: Verdict,
+}
+
+impl RuleRun {
+    pub(crate) fn new(rule: &'static Rule, verdict: Verdict) -> Self {
+        Self { rule, verdict }
+    }
+
+    /// The rule.
+    pub fn rule(&self) -> &'static Rule {
+        self.rule
+    }
+
+    /// Its verdict.
+    pub fn verdict(&self) -> &Verdict {
+        &self.verdict
+    }
+}
+
+/// The verdict of every rule for one backend, from [`Gate::run`](super::Gate::run).
+#[derive(Clone, Debug)]
+pub struct GateReport {
+    backend: String,
+    profile: String,
+    problems: Vec<String>,
+    runs: Vec<RuleRun>,
+}
+
+impl GateReport {
+    pub(crate) fn new(
+        backend: &str,
+        profile: &str,
+        problems: Vec<String>,
+        runs: Vec<RuleRun>,
+    ) -> Self {
+        Self {
+            backend: backend.to_owned(),
+            profile: profile.to_owned(),
+            problems,
+            runs,
+        }
+    }
+
+    /// The backend's name.
+    pub fn backend(&self) -> &str {
+        &self.backend
+    }
+
+    /// The profile's name.
+    pub fn profile(&self) -> &str {
+        &self.profile
+    }
+
+    /// What is wrong with the gate's declaration (a known violation naming no rule, ...).
+    pub fn problems(&self) -> &[String] {
+        &self.problems
+    }
+
+    /// Every rule and its verdict, in catalogue order.
+    pub fn runs(&self) -> &[RuleRun] {
+        &self.runs
+    }
+
+    /// The verdict of `rule_id`.
+    pub fn verdict(&self, rule_id: &str) -> Option<&Verdict> {
+        self.runs
+            .iter()
+            .find(|run| run.rule.id() == rule_id)
+            .map(|run| &run.verdict)
+    }
+
+    /// Whether the declaration is sound, every verdict lets the gate pass, and at least one
+    /// rule checked something: a gate that verified nothing is never green.
+    pub fn is_green(&self) -> bool {
+        self.problems.is_empty()
+            && self.runs.iter().all(|run| run.verdict.is_green())
+            && self
+                .runs
+                .iter()
+                .any(|run| !matches!(run.verdict, Verdict::NotApplicable { .. }))
+    }
+}
+
+impl fmt::Display for GateReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "gate of backend {:?} (profile {:?}):",
+            self.backend, self.profile
+        )?;
+        for problem in &self.problems {
+            writeln!(f, "  gate.configuration: {problem}")?;
+        }
+        for run in &self.runs {
+            writeln!(
+                f,
+                "  {:<34} {:<10} {}",
+                run.rule.id(),
+                run.rule.requirement(),
+                run.verdict.label()
+            )?;
+        }
+        for run in &self.runs {
+            if !matches!(run.verdict, Verdict::Passed { .. }) {
+                writeln!(f, "\n{}: {}", run.rule.id(), run.verdict)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conformance::rules;
+
+    #[test]
+    fn a_gate_that_verified_nothing_is_never_green() {
+        let not_applicable = Verdict::NotApplicable {
+            reason: "not declared".into(),
+        };
+        let rule = rules::find("durability.reopen").unwrap();
+        let nothing = GateReport::new(
+            "nothing",
+            "nothing",
+            Vec::new(),
+            vec![RuleRun::new(rule, not_applicable)],
+        );
+        assert!(!nothing.is_green());
+        assert!(!GateReport::new("empty", "empty", Vec::new(), Vec::new()).is_green());
+        let passed = RuleRun::new(rule, Verdict::Passed { cases: 1 });
+        assert!(GateReport::new("one", "one", Vec::new(), vec![passed.clone()]).is_green());
+        let misdeclared = GateReport::new("one", "one", vec!["twice".into()], vec![passed]);
+        assert!(!misdeclared.is_green());
+    }
+}

@@ -1,0 +1,52 @@
+//! `durability.reopen`: memories survive a reopen of the storage.
+
+use proptest::prelude::*;
+
+use super::Requirement;
+use crate::conformance::generate::{content, distinct_words, key, session_of};
+use crate::conformance::scenario::{Expect, Scenario, Step, search};
+use crate::profile::Profile;
+
+rule! {
+    pub fn durability_reopen -> REOPEN {
+        id: "durability.reopen",
+        statement: "Memories survive closing the service and opening it again on the same storage.",
+        requirement: Requirement::Capability,
+        weight: 4,
+        applies: |profile: &Profile| {
+            if profile.capabilities.durable {
+                Ok(())
+            } else {
+                Err("the profile does not declare durable storage".into())
+            }
+        },
+        scenarios: |profile| {
+            let profile = profile.clone();
+            (key(), distinct_words(2))
+                .prop_map(move |(key, words)| {
+                    let again = format!("{} again", words[1]);
+                    // After the reopen, each search returns what it returned before: the model's
+                    // answer (whatever the profile declares for the re-add), or for a semantic
+                    // backend at least the memories written.
+                    let expect = |found: &str| {
+                        if profile.is_lexical() {
+                            vec![Expect::Model]
+                        } else {
+                            vec![Expect::Includes(vec![content(found)])]
+                        }
+                    };
+                    Scenario {
+                        steps: vec![
+                            Step::Add(session_of(&key, "s-1", &[words[0].to_owned()])),
+                            Step::Add(session_of(&key, "s-2", &[words[1].to_owned()])),
+                            Step::Add(session_of(&key, "s-2", std::slice::from_ref(&again))),
+                            Step::Reopen,
+                            search(&key, words[0], expect(words[0])),
+                            search(&key, words[1], expect(&again)),
+                        ],
+                    }
+                })
+                .boxed()
+        },
+    }
+}

@@ -1,0 +1,68 @@
+//! `model.random_ops`: random operation sequences, step by step against the oracle.
+
+use proptest::prelude::*;
+use proptest::sample::select;
+
+use super::{Requirement, lexical_only};
+use crate::conformance::generate::{
+    SEPARATORS, join_with_separators, mixed_words, text_event, textless_event,
+};
+use crate::conformance::scenario::{Expect, Scenario, Step, search};
+use crate::{MemoryKey, Session};
+
+rule! {
+    pub fn model_random_ops -> RANDOM_OPS {
+        id: "model.random_ops",
+        statement: "Any sequence of adds, re-adds and searches over mixed keys gives, at every search, \
+                    what the profile's model computes.",
+        requirement: Requirement::Profile,
+        weight: 2,
+        applies: lexical_only,
+        scenarios: |_| {
+            let keys = [
+                MemoryKey::new("support", "u-42"),
+                MemoryKey::new("support", "42"),
+                MemoryKey::new("a/b", "c"),
+                MemoryKey::new("a", "b/c"),
+            ];
+            let words = mixed_words();
+            let text = (
+                proptest::collection::vec(select(words.clone()), 1..4),
+                select(SEPARATORS.to_vec()),
+            )
+                .prop_map(|(w, separator)| w.join(separator));
+            let event = prop_oneof![
+                3 => (text, select(vec!["user", "model"])).prop_map(|(t, author)| {
+                    let mut e = text_event(&t, 0);
+                    e.author = author.into();
+                    e
+                }),
+                1 => textless_event(),
+            ];
+            let add = (
+                select(keys.to_vec()),
+                select(vec!["s-1", "s-2", "10"]),
+                proptest::collection::vec(event, 0..4),
+            )
+                .prop_map(|(key, id, events)| {
+                    let events = events.into_iter().enumerate().map(|(i, e)| {
+                        e.at(crate::conformance::generate::base_time())
+                            .with_id(format!("e-{i}"))
+                    });
+                    Step::Add(
+                        Session::new(key.app_name.clone(), key.user_id.clone(), id).with_events(events),
+                    )
+                });
+            let query = (
+                proptest::collection::vec(select(words), 1..3),
+                proptest::collection::vec(select(SEPARATORS.to_vec()), 2),
+            );
+            let search = (select(keys.to_vec()), query).prop_map(|(key, (q, s))| {
+                search(&key, join_with_separators(q, s), vec![Expect::Model])
+            });
+            proptest::collection::vec(prop_oneof![add, search], 1..25)
+                .prop_map(|steps| Scenario { steps })
+                .boxed()
+        },
+    }
+}

@@ -1,0 +1,145 @@
+//! The verdict of one rule run.
+
+use std::fmt;
+
+use super::failure::RuleFailure;
+use super::known_violation::KnownViolation;
+
+/// What one rule came to for a backend.
+///
+/// A plain rule function ([`rules::key_isolation`](super::rules::key_isolation)) answers
+/// [`Passed`](Verdict::Passed), [`NotApplicable`](Verdict::NotApplicable) or
+/// [`Failed`](Verdict::Failed); a [`Gate`](super::Gate) also weighs the answer against the
+/// backend's known violations.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Verdict {
+    /// The rule held on every case.
+    Passed {
+        /// Cases run (generated and replayed).
+        cases: u32,
+    },
+    /// The rule does not apply to the profile, so nothing was checked.
+    NotApplicable {
+        /// Why not.
+        reason: String,
+    },
+    /// The rule failed: the counterexample, or why the rule could not finish.
+    Failed(Box<RuleFailure>),
+    /// The rule failed, as a known violation says it does.
+    KnownViolationShown {
+        /// The known violation.
+        violation: KnownViolation,
+        /// How it failed this time.
+        failure: Box<RuleFailure>,
+    },
+    /// The rule held although a known violation says it fails: the declaration must go.
+    KnownViolationGone {
+        /// The known violation.
+        violation: KnownViolation,
+        /// Cases run.
+        cases: u32,
+    },
+}
+
+impl Verdict {
+    /// Whether this verdict lets the gate pass.
+    pub fn is_green(&self) -> bool {
+        matches!(
+            self,
+            Self::Passed { .. } | Self::NotApplicable { .. } | Self::KnownViolationShown { .. }
+        )
+    }
+
+    /// A short label: `pass`, `FAIL`, `ignored` (not applicable), `known violation`,
+    /// `violation gone`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Self::Passed { .. } => "pass",
+            Self::Failed(_) => "FAIL",
+            Self::NotApplicable { .. } => "ignored",
+            Self::KnownViolationShown { .. } => "known violation",
+            Self::KnownViolationGone { .. } => "violation gone",
+        }
+    }
+
+    /// The failure, when the rule failed (as declared or not).
+    pub fn failure(&self) -> Option<&RuleFailure> {
+        match self {
+            Self::Failed(failure) | Self::KnownViolationShown { failure, .. } => Some(failure),
+            _ => None,
+        }
+    }
+
+    /// For a hand-written test: panics with the failure report unless the verdict is green;
+    /// says on standard error why a rule that does not apply checked nothing.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use memory_conformance::InMemoryMemoryService;
+    /// use memory_conformance::conformance::{Subject, rules};
+    /// use memory_conformance::profile::Profile;
+    /// let subject = Subject::new("reference", Profile::reference(), || async { InMemoryMemoryService::new() }).cases(8);
+    /// rules::key_isolation(&subject).await.assert_green();
+    /// rules::durability_reopen(&subject).await.assert_green(); // not applicable: says why
+    /// # }
+    /// ```
+    #[track_caller]
+    pub fn assert_green(&self) {
+        match self {
+            Self::NotApplicable { reason } => {
+                eprintln!("not applicable, nothing checked: {reason}")
+            }
+            green if green.is_green() => {}
+            red => panic!("{red}"),
+        }
+    }
+
+    /// Weighs a rule's own verdict against the known violation of the rule, if any.
+    /// `misdeclared` makes the failure of a violation that names a rule that does not apply,
+    /// from the reason it does not.
+    pub(crate) fn against(
+        self,
+        known: Option<KnownViolation>,
+        misdeclared: impl FnOnce(String) -> RuleFailure,
+    ) -> Self {
+        let Some(violation) = known else {
+            return self;
+        };
+        match self {
+            Self::Passed { cases } => Self::KnownViolationGone { violation, cases },
+            Self::Failed(failure) if failure.is_counterexample() => {
+                Self::KnownViolationShown { violation, failure }
+            }
+            Self::NotApplicable { reason } => Self::Failed(Box::new(misdeclared(reason))),
+            other => other,
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Passed { cases } => write!(f, "passed ({cases} cases)"),
+            Self::NotApplicable { reason } => write!(f, "not applicable: {reason}"),
+            Self::Failed(failure) => write!(f, "{failure}"),
+            Self::KnownViolationShown { violation, failure } => write!(
+                f,
+                "known violation still present ({}):\n{failure}",
+                violation.reason()
+            ),
+            Self::KnownViolationGone { violation, cases } => write!(
+                f,
+                "the rule now holds ({cases} cases), but it is a known violation ({:?}): {}",
+                violation.reason(),
+                match violation.implied_by() {
+                    None => "remove the declaration so the rule is enforced".to_owned(),
+                    Some(dimension) => format!(
+                        "the profile's {dimension} no longer describes the backend; correct the profile"
+                    ),
+                }
+            ),
+        }
+    }
+}
