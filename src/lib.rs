@@ -64,6 +64,11 @@ pub use model::{Content, Event, MemoryEntry, MemoryKey, Part, SearchMemoryRespon
 pub use service::MemoryService;
 pub use tool::{LoadMemoryResponse, ToolContext, load_memory};
 
+/// Every Rust block of the README, compiled and run as a doctest.
+#[cfg(all(doctest, feature = "harness"))]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[doc(hidden)]
 #[cfg(feature = "harness")]
 pub mod __private {

@@ -67,12 +67,7 @@ fn quiet_pin_panics() {
     });
 }
 
-fn trials(
-    gate: &Gate,
-    target: TestTarget,
-    pin: Arc<Pin>,
-    verdicts: &Verdicts,
-) -> Vec<Trial> {
+fn trials(gate: &Gate, target: TestTarget, pin: Arc<Pin>, verdicts: &Verdicts) -> Vec<Trial> {
     let subject = gate.subject();
     if let Some(reason) = gate.unavailable_reason() {
         // CI sets this so that a backend that failed to install fails instead of hiding.

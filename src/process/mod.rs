@@ -6,14 +6,29 @@
 //! [`ProcessBridge`] starts the child and shakes hands; [`ProcessBridge::store`] gives a
 //! [`ProcessMemoryService`] on a fresh store of it. In a gate, each case gets its own store:
 //!
-//! ```ignore
-//! memory_conformance::conformance_main! {
-//!     backend: "my-python-backend",
-//!     profile: my_profile(),
-//!     namespaced_factory: |namespace| async move {
-//!         shared_bridge().await.store(namespace.as_str()).await.expect("the bridge child serves stores")
-//!     },
+//! ```no_run
+//! use memory_conformance::conformance::{Gate, Subject};
+//! use memory_conformance::process::ProcessBridge;
+//! use memory_conformance::profile::Profile;
+//! use tokio::sync::OnceCell;
+//!
+//! static BRIDGE: OnceCell<ProcessBridge> = OnceCell::const_new();
+//!
+//! fn gate() -> Gate {
+//!     let subject = Subject::namespaced("my-python-backend", Profile::adk_python(), |namespace| async move {
+//!         let bridge = BRIDGE
+//!             .get_or_init(|| async {
+//!                 let mut command = std::process::Command::new("python3");
+//!                 command.arg("bridge.py");
+//!                 ProcessBridge::spawn(command).await.expect("start the bridge")
+//!             })
+//!             .await;
+//!         bridge.store(namespace.as_str()).await.expect("the bridge child serves stores")
+//!     });
+//!     Gate::new(subject)
 //! }
+//!
+//! memory_conformance::conformance_main!(gate());
 //! ```
 
 mod bridge;
