@@ -17,7 +17,7 @@ const SEED: u64 = 0x5EED;
 fn subject(deviation: Deviation) -> Subject {
     Subject::new(
         format!("{deviation:?}"),
-        Profile::reference(),
+        deviation.profile(),
         move || async move { Deviant::new(deviation) },
     )
     .seed(SEED)
@@ -42,7 +42,7 @@ fn failures(subject: Subject) -> Vec<(&'static str, String)> {
 /// carry.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(Deviation, &str, &str); 19] = [
+const CATALOGUE: [(Deviation, &str, &str); 25] = [
     (
         Deviation::SlashJoinedKey,
         "key.no_separator_collision",
@@ -125,6 +125,32 @@ const CATALOGUE: [(Deviation, &str, &str); 19] = [
         Deviation::PanicOnSearch,
         "key.isolation",
         "panicked: index out of bounds",
+    ),
+    (
+        Deviation::ColonJoinedKey,
+        "key.no_separator_collision",
+        "entries where none belong",
+    ),
+    (
+        Deviation::ConcatenatedKey,
+        "key.no_separator_collision",
+        "entries where none belong",
+    ),
+    (
+        Deviation::CaseInsensitiveSessionId,
+        "replace.other_sessions_untouched",
+        "different entries",
+    ),
+    (
+        Deviation::IndexAuthor,
+        "index.text_only",
+        "different entries",
+    ),
+    (Deviation::DropRole, "result.fidelity", "(role "),
+    (
+        Deviation::TruncateBeforeRank,
+        "result.order",
+        "not the first 10 matches in the profile's order",
     ),
 ];
 

@@ -34,8 +34,15 @@ pub(crate) const USERS: [&str; 8] = ["u-42", "42", "b/c", "U-42", "u_42", "", "u
 /// Session ids, from plainest to oddest: integer-like ids, `/`, empty, whitespace.
 pub(crate) const SESSION_IDS: [&str; 7] = ["s-1", "s-2", "s-3", "10", "2", "s/4", ""];
 
-/// Authors of generated events.
-pub(crate) const AUTHORS: [&str; 4] = ["user", "model", "barista", "support-agent"];
+/// Authors of generated events, in every case.
+pub(crate) const AUTHORS: [&str; 6] = [
+    "user",
+    "model",
+    "barista",
+    "support-agent",
+    "Barista",
+    "MODEL",
+];
 
 /// Midnight, 2026-01-01, UTC: generated timestamps count from here.
 pub(crate) fn base_time() -> Timestamp {
@@ -167,15 +174,47 @@ fn near_miss(key: &MemoryKey, how: NearMiss) -> MemoryKey {
     }
 }
 
-/// Two keys that join to the same `app/user` string: (`a/b`, `c`) and (`a`, `b/c`).
+/// How a backend might join (app name, user id) into one string: the slash of ADK Java and
+/// ADK JS first, then other separators, a longer one, and none at all.
+pub(crate) const JOINS: [&str; 10] = ["/", ":", "", "|", "::", "-", "_", ".", " ", "\u{0}"];
+
+/// Two distinct keys that join to the same string under one of the [`JOINS`]:
+/// (`a/b`, `c`) and (`a`, `b/c`), (`a:b`, `c`) and (`a`, `b:c`), (`ab`, `c`) and (`a`, `bc`).
 pub(crate) fn separator_split_keys() -> impl Strategy<Value = (MemoryKey, MemoryKey)> {
     let segment = select(vec!["a", "b", "c", "support", "u-42", "", "x/y"]);
-    (segment.clone(), segment.clone(), segment).prop_map(|(x, y, z)| {
-        (
-            MemoryKey::new(x, format!("{y}/{z}")),
-            MemoryKey::new(format!("{x}/{y}"), z),
-        )
-    })
+    (
+        select(JOINS.to_vec()),
+        segment.clone(),
+        segment.clone(),
+        segment,
+    )
+        .prop_map(|(join, x, y, z)| {
+            // With no separator an empty middle would make the two keys equal.
+            let y = if join.is_empty() && y.is_empty() {
+                "b"
+            } else {
+                y
+            };
+            (
+                MemoryKey::new(x, format!("{y}{join}{z}")),
+                MemoryKey::new(format!("{x}{join}{y}"), z),
+            )
+        })
+}
+
+/// A session id and a different one that nearly equals it (case, separator, whitespace, a
+/// prefix, digits only, empty).
+pub(crate) fn session_id_and_near_miss() -> impl Strategy<Value = (&'static str, &'static str)> {
+    select(vec![
+        ("s-1", "S-1"),
+        ("s-1", "s_1"),
+        ("s-1", "s-1 "),
+        ("s-1", "1"),
+        ("s-1", "s-10"),
+        ("s-1", ""),
+        ("10", "010"),
+        ("s/4", "s"),
+    ])
 }
 
 /// An event that carries no searchable text, of each kind the backends trip on.
@@ -210,9 +249,12 @@ pub(crate) fn blank_query() -> impl Strategy<Value = String> {
     proptest::collection::vec(blank, 0..4).prop_map(|parts| parts.concat())
 }
 
-/// Punctuation the backends treat differently, ASCII and Unicode.
-pub(crate) const PUNCTUATION: [&str; 13] = [
-    "?", ".", ",", "!", "'", "\u{2019}", "-", "#", "(", "\u{AB}", "\u{2026}", ":", "\"",
+/// Punctuation the backends treat differently: every ASCII punctuation character, then
+/// Unicode ones (apostrophe, guillemet, ellipsis, dashes, CJK and fullwidth marks).
+pub(crate) const PUNCTUATION: [&str; 42] = [
+    "?", ".", ",", "!", "'", "-", "#", "(", ":", "\"", ")", ";", "/", "\\", "@", "$", "%", "&",
+    "*", "+", "<", "=", ">", "[", "]", "^", "_", "`", "{", "|", "}", "~", "\u{2019}", "\u{AB}",
+    "\u{2026}", "\u{2014}", "\u{2013}", "\u{3002}", "\u{FF01}", "\u{BF}", "\u{A1}", "\u{B7}",
 ];
 
 /// Words and phrases with digits.
@@ -243,8 +285,12 @@ pub(crate) const NON_ASCII_WORDS: [&str; 12] = [
     "crème brûlée",
 ];
 
-/// Separators between words in generated text.
-pub(crate) const SEPARATORS: [&str; 6] = [" ", "  ", "\t", "\n", "\u{A0}", ", "];
+/// Separators between words in generated text: ASCII whitespace of every kind, then Unicode
+/// whitespace (no-break, em, ideographic, line separator, next line), then punctuation.
+pub(crate) const SEPARATORS: [&str; 14] = [
+    " ", "  ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{A0}", "\u{2003}", "\u{3000}",
+    "\u{2028}", "\u{85}", ", ", " - ",
+];
 
 /// Words joined by generated separators.
 pub(crate) fn join_with_separators(words: Vec<String>, separators: Vec<&'static str>) -> String {

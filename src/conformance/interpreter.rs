@@ -195,9 +195,7 @@ impl Run<'_> {
                     .collect();
                 return Err(Problem::Unexpected {
                     expected: format!("exactly one version's entries: {}", versions.join(" or ")),
-                    why: format!(
-                        "a search during re-adds saw a mix of versions (search {search})"
-                    ),
+                    why: format!("a search during re-adds saw a mix of versions (search {search})"),
                     actual,
                     with_metadata: false,
                 });

@@ -218,11 +218,16 @@ impl fmt::Display for ContentsDisplay<'_> {
     }
 }
 
-/// One content, its parts joined with `+`: text quoted, other parts in angle brackets.
+/// One content, its parts joined with `+`: text quoted, other parts in angle brackets, inline
+/// data with its first bytes; the role first, when there is one, so two contents that differ
+/// only in their role read differently.
 pub(crate) struct ContentDisplay<'a>(pub(crate) &'a Content);
 
 impl fmt::Display for ContentDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(role) = &self.0.role {
+            write!(f, "(role {role:?}) ")?;
+        }
         if self.0.parts.is_empty() {
             return f.write_str("<no parts>");
         }
@@ -237,7 +242,9 @@ impl fmt::Display for ContentDisplay<'_> {
                     write!(f, "<response {name} {response}>")?
                 }
                 Part::InlineData { mime_type, data } => {
-                    write!(f, "<{mime_type}, {} bytes>", data.len())?
+                    let head: String = data.iter().take(8).map(|b| format!("{b:02x}")).collect();
+                    let more = if data.len() > 8 { "…" } else { "" };
+                    write!(f, "<{mime_type}, {} bytes {head}{more}>", data.len())?
                 }
             }
         }

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use memory_conformance::profile::{Limit, Order, Profile};
 use memory_conformance::tokenize::{can_match, event_words, query_tokens};
 use memory_conformance::{
     Content, Event, InMemoryMemoryService, MemoryEntry, MemoryError, MemoryService, Part,
@@ -33,6 +34,28 @@ pub enum Deviation {
     Hang,
     PanicOnSearch,
     BlockThread,
+    ColonJoinedKey,
+    ConcatenatedKey,
+    CaseInsensitiveSessionId,
+    IndexAuthor,
+    DropRole,
+    TruncateBeforeRank,
+}
+
+impl Deviation {
+    /// The profile the deviant claims: the reference's, except for the ranked deviant, which
+    /// claims ADK Python's ranking (most query words matched first) and its limit of ten.
+    pub fn profile(self) -> Profile {
+        match self {
+            Self::TruncateBeforeRank => {
+                let mut profile = Profile::reference().named("ranked");
+                profile.order = Order::MatchedTerms;
+                profile.limit = Limit::AtMost(10);
+                profile
+            }
+            _ => Profile::reference(),
+        }
+    }
 }
 
 /// The reference, bent by `deviation`.
@@ -192,6 +215,23 @@ fn millis_as_seconds(timestamp: &str) -> String {
 impl MemoryService for Deviant {
     async fn add_session_to_memory(&self, session: &Session) -> Result<(), MemoryError> {
         match self.deviation {
+            Deviation::ColonJoinedKey | Deviation::ConcatenatedKey => {
+                let mut joined = session.clone();
+                joined.app_name = self.joined(&session.app_name, &session.user_id);
+                joined.user_id = String::new();
+                self.inner.add_session_to_memory(&joined).await
+            }
+            Deviation::CaseInsensitiveSessionId => {
+                let mut folded = session.clone();
+                folded.id = session.id.to_lowercase().trim().replace('_', "-");
+                self.inner.add_session_to_memory(&folded).await
+            }
+            Deviation::IndexAuthor => {
+                let authors = session.events.iter().map(|e| e.author.clone()).collect();
+                self.inner
+                    .add_session_to_memory(&Self::with_shadow_text(session, authors))
+                    .await
+            }
             Deviation::SlashJoinedKey => {
                 let mut joined = session.clone();
                 joined.app_name = format!("{}/{}", session.app_name, session.user_id);
@@ -313,6 +353,35 @@ impl MemoryService for Deviant {
         query: &str,
     ) -> Result<SearchMemoryResponse, MemoryError> {
         let found = match self.deviation {
+            Deviation::ColonJoinedKey | Deviation::ConcatenatedKey => {
+                self.inner
+                    .search_memory(&self.joined(app, user), "", query)
+                    .await?
+            }
+            Deviation::DropRole => {
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                found
+                    .memories
+                    .iter_mut()
+                    .for_each(|e| e.content.role = None);
+                found
+            }
+            Deviation::TruncateBeforeRank => {
+                let live: Vec<String> = query_tokens(query)
+                    .into_iter()
+                    .filter(|t| can_match(t))
+                    .collect();
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                found.memories.truncate(10);
+                let matched = |entry: &MemoryEntry| {
+                    let words: Vec<String> = entry.content.texts().flat_map(event_words).collect();
+                    live.iter().filter(|t| words.contains(t)).count()
+                };
+                found
+                    .memories
+                    .sort_by_key(|e| std::cmp::Reverse(matched(e)));
+                found
+            }
             Deviation::SlashJoinedKey => {
                 self.inner
                     .search_memory(&format!("{app}/{user}"), "", query)
@@ -402,6 +471,14 @@ impl MemoryService for Deviant {
 }
 
 impl Deviant {
+    /// The one string a joining deviant keys its store by.
+    fn joined(&self, app: &str, user: &str) -> String {
+        match self.deviation {
+            Deviation::ColonJoinedKey => format!("{app}:{user}"),
+            _ => format!("{app}{user}"),
+        }
+    }
+
     fn stored_non_text(&self, app: &str, user: &str) -> bool {
         Self::lock(&self.sessions)
             .iter()

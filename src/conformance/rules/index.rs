@@ -14,13 +14,14 @@ use crate::{Content, Part, Session};
 rule! {
     pub fn index_text_only -> TEXT_ONLY {
         id: "index.text_only",
-        statement: "Words that appear only in function calls, function responses, inline data or \
-                    session state are never found, except tool data in a profile that indexes it.",
+        statement: "Words that appear only in function calls, function responses, inline data, \
+                    session state or an event's author are never found, except tool data in a \
+                    profile that indexes it.",
         requirement: Requirement::Profile,
         weight: 1,
         applies: lexical_only,
         scenarios: |_| {
-            (key(), distinct_words(2), 0..6usize, any::<bool>())
+            (key(), distinct_words(2), 0..7usize, any::<bool>())
                 .prop_map(|(key, words, place, with_text)| {
                     let (fact, text) = (words[0], words[1]);
                     let mut session = Session::new(key.app_name.clone(), key.user_id.clone(), "s-1");
@@ -38,6 +39,11 @@ rule! {
                         _ => None,
                     };
                     match hidden {
+                        // The fact is only the author's name, in any case.
+                        None if place == 6 => {
+                            let author = if with_text { fact.to_uppercase() } else { fact.to_owned() };
+                            session = session.with_event(event_at(&author, Some(Content::text(text)), 0));
+                        }
                         Some(part) => {
                             let parts = if with_text {
                                 vec![Part::text(text), part]

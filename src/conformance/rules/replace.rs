@@ -5,8 +5,8 @@ use proptest::sample::select;
 
 use super::{Requirement, always, exactly, none_of, per_search};
 use crate::conformance::generate::{
-    SESSION_IDS, WORDS, content, distinct_words, key, key_and_near_miss, session_of, text_event,
-    textless_event,
+    SESSION_IDS, WORDS, content, distinct_words, key, key_and_near_miss, session_id_and_near_miss,
+    session_of, text_event, textless_event,
 };
 use crate::conformance::scenario::{Scenario, Step, search};
 use crate::{MemoryKey, Session};
@@ -101,7 +101,8 @@ rule! {
     pub fn replace_other_sessions_untouched -> OTHER_SESSIONS_UNTOUCHED {
         id: "replace.other_sessions_untouched",
         statement: "Re-adding a session never changes another session: neither other sessions of the \
-                    same key nor a session with the same id under another key.",
+                    same key (however nearly equal their ids) nor a session with the same id under \
+                    another key.",
         requirement: Requirement::Required,
         weight: 1,
         applies: always,
@@ -109,15 +110,18 @@ rule! {
             let profile = profile.clone();
             (
                 key_and_near_miss(),
-                distinct_words(5),
+                distinct_words(6),
                 2..=4usize,
                 any::<bool>(),
+                session_id_and_near_miss(),
             )
-                .prop_map(move |((key, other_key), words, sessions, empty_readd)| {
-                    let ids = ["s-1", "s-2", "s-3", "s-4"];
+                .prop_map(move |((key, other_key), words, sessions, empty_readd, (id, near_id))| {
+                    let ids = [id, "s-2", "s-3", "s-4"];
                     let mut steps: Vec<Step> = (0..sessions)
                         .map(|s| Step::Add(session_of(&key, ids[s], &[words[s].to_owned()])))
                         .collect();
+                    let near = words[5];
+                    steps.push(Step::Add(session_of(&key, near_id, &[near.to_owned()])));
                     let twin = MemoryKey::clone(&other_key);
                     steps.push(Step::Add(session_of(&twin, ids[0], &[words[4].to_owned()])));
                     let readd = if empty_readd {
@@ -135,6 +139,7 @@ rule! {
                         words[4],
                         exactly(&profile, vec![content(words[4])]),
                     ));
+                    steps.push(search(&key, near, exactly(&profile, vec![content(near)])));
                     Scenario { steps }
                 })
                 .boxed()

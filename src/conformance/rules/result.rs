@@ -130,9 +130,17 @@ rule! {
                 "an ordered profile needs lexical retrieval for the kit to compute the order".into(),
             ),
         },
-        scenarios: |profile| match profile.order {
-            Order::Relevance => relevance_scenario(),
-            _ => sequence_scenario(per_search(profile, 10)),
+        scenarios: |profile| {
+            let ranked = match profile.order {
+                Order::Relevance => relevance_scenario(),
+                _ => sequence_scenario(per_search(profile, 10)),
+            };
+            match (profile.limit, profile.order) {
+                (Limit::AtMost(limit), Order::Relevance | Order::MatchedTerms) => {
+                    prop_oneof![3 => ranked, 1 => best_after_the_limit(limit, profile)].boxed()
+                }
+                _ => ranked,
+            }
         },
     }
 }
@@ -170,6 +178,36 @@ fn sequence_scenario(most: usize) -> BoxedStrategy<Scenario> {
             )));
             steps.push(search(&key, query.join(" "), vec![Expect::Model]));
             Scenario { steps }
+        })
+        .boxed()
+}
+
+/// More events than the limit hold one query word, added first; a few hold both, added last.
+/// Relevance is unambiguous, so the best `limit` are the ones holding both: a backend that cuts
+/// to its limit before ranking returns only the first, weaker ones.
+fn best_after_the_limit(limit: usize, profile: &Profile) -> BoxedStrategy<Scenario> {
+    // The oracle orders by matched terms; a relevance score it cannot compute, so there the
+    // stronger events must be among the results.
+    let (model, includes) = (profile.is_lexical(), profile.order == Order::Relevance);
+    (key(), distinct_words(3), 1..=limit.clamp(1, 3), 1..=3usize)
+        .prop_map(move |(key, words, strong, beyond)| {
+            let (x, y, z) = (words[0], words[1], words[2]);
+            let mut texts: Vec<String> = (0..limit + beyond).map(|_| format!("{x} {z}")).collect();
+            let stronger = format!("{x} {y}");
+            texts.extend((0..strong).map(|_| stronger.clone()));
+            let mut expect = Vec::new();
+            if model {
+                expect.push(Expect::Model);
+            }
+            if includes || !model {
+                expect.push(Expect::Includes(vec![content(&stronger); strong]));
+            }
+            Scenario {
+                steps: vec![
+                    Step::Add(session_of(&key, "s-1", &texts)),
+                    search(&key, format!("{x} {y}"), expect),
+                ],
+            }
         })
         .boxed()
 }
