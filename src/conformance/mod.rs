@@ -11,8 +11,10 @@
 //!   backend (`interpreter.rs`, every call through `call_guard.rs`); the oracle that computes
 //!   what a profile promises (`oracle.rs`) and the comparison of expected with actual
 //!   (`comparison.rs`, `mismatch.rs`); the verdicts (`verdict.rs`, `failure.rs`, `report.rs`);
-//!   running a rule on its own thread (`isolation.rs`); and the test binary (`runner.rs`,
-//!   `recall_pin.rs`, `main_macro.rs`).
+//!   running a rule on its own thread (`isolation.rs`); the test binary (`runner.rs`,
+//!   `recall_pin.rs`, `main_macro.rs`); and the clause map (`clause_map.rs`), which says which
+//!   rules and inputs check each clause of the specification and each profile dimension value
+//!   (rendered in `docs/clause-map.md`).
 
 mod gate;
 mod known_violation;
@@ -22,6 +24,8 @@ mod subject;
 
 #[cfg(feature = "harness")]
 mod call_guard;
+#[cfg(feature = "harness")]
+mod clause_map;
 #[cfg(feature = "harness")]
 mod comparison;
 #[cfg(feature = "harness")]
