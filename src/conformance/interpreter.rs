@@ -147,8 +147,8 @@ impl Run<'_> {
         Ok(found.await?.memories)
     }
 
-    /// One task re-adds the versions in turn while this one searches `2 * rounds` times: every
-    /// answer must be exactly one version's matching entries.
+    /// One task re-adds the versions in turn while this one searches twice during each re-add:
+    /// every answer must be exactly one version's matching entries.
     async fn race(
         &mut self,
         versions: &[Session],
@@ -168,39 +168,50 @@ impl Run<'_> {
                 oracle.search(&key.app_name, &key.user_id, query).contents
             })
             .collect();
+        // The writer says before each re-add that it starts one; the searcher answers each with
+        // two searches, while the re-add is in flight. A seed so sends the same calls in every
+        // build and on every machine, and every re-add is searched across.
+        let (started, mut starts) = tokio::sync::mpsc::unbounded_channel();
         let writer = {
             let (backend, versions, timeout) = (self.backend(), versions.to_vec(), self.timeout());
             tokio::spawn(async move {
                 for round in 0..rounds {
+                    let _ = started.send(round);
                     add(
                         Arc::clone(&backend),
                         versions[(round + 1) % versions.len()].clone(),
                         timeout,
                     )
                     .await?;
-                    tokio::task::yield_now().await;
                 }
                 Ok::<(), Problem>(())
             })
         };
-        // A fixed number of searches, whatever the timing, so a seed sends the same calls in
-        // every build: one per re-add, and as many again.
-        for search in 1..=2 * rounds {
-            let actual = self.search(&key, query).await?;
-            if !is_one_version(&expected, &actual) {
-                writer.abort();
-                let versions: Vec<String> = expected
-                    .iter()
-                    .map(|v| ContentsDisplay(v).to_string())
-                    .collect();
-                return Err(Problem::Unexpected {
-                    expected: format!("exactly one version's entries: {}", versions.join(" or ")),
-                    why: format!("a search during re-adds saw a mix of versions (search {search})"),
-                    actual,
-                    with_metadata: false,
-                });
+        let mut search = 0;
+        while starts.recv().await.is_some() {
+            for _ in 0..2 {
+                search += 1;
+                let actual = self.search(&key, query).await?;
+                if !is_one_version(&expected, &actual) {
+                    writer.abort();
+                    let versions: Vec<String> = expected
+                        .iter()
+                        .map(|v| ContentsDisplay(v).to_string())
+                        .collect();
+                    return Err(Problem::Unexpected {
+                        expected: format!(
+                            "exactly one version's entries: {}",
+                            versions.join(" or ")
+                        ),
+                        why: format!(
+                            "a search during re-adds saw a mix of versions (search {search})"
+                        ),
+                        actual,
+                        with_metadata: false,
+                    });
+                }
+                tokio::task::yield_now().await;
             }
-            tokio::task::yield_now().await;
         }
         writer.await.map_err(|err| Problem::Panicked {
             op: "a re-add".into(),

@@ -40,6 +40,16 @@ pub enum Deviation {
     IndexAuthor,
     DropRole,
     TruncateBeforeRank,
+    CaseSensitiveQuery,
+    UnicodeWhitespaceQuery,
+    LimitHundred,
+    Deduplicate,
+    ReverseOrder,
+    ErrorOnUnknownKey,
+    BlankQueryMatchesAll,
+    RejectEmptyUser,
+    OnlyLatestSession,
+    ReturnTextlessEvents,
 }
 
 impl Deviation {
@@ -215,6 +225,33 @@ fn millis_as_seconds(timestamp: &str) -> String {
 impl MemoryService for Deviant {
     async fn add_session_to_memory(&self, session: &Session) -> Result<(), MemoryError> {
         match self.deviation {
+            Deviation::RejectEmptyUser if session.user_id.is_empty() => {
+                return Err(MemoryError::backend("user_id must not be empty"));
+            }
+            Deviation::ErrorOnUnknownKey
+            | Deviation::BlankQueryMatchesAll
+            | Deviation::ReturnTextlessEvents => {
+                Self::lock(&self.sessions).push(session.clone());
+                self.inner.add_session_to_memory(session).await
+            }
+            Deviation::OnlyLatestSession => {
+                let older: Vec<Session> = {
+                    let mut sessions = Self::lock(&self.sessions);
+                    let older = sessions
+                        .iter()
+                        .filter(|s| s.key() == session.key() && s.id != session.id)
+                        .cloned()
+                        .collect();
+                    sessions.retain(|s| s.key() != session.key());
+                    sessions.push(session.clone());
+                    older
+                };
+                for old in older {
+                    let emptied = Session::new(old.app_name, old.user_id, old.id);
+                    self.inner.add_session_to_memory(&emptied).await?;
+                }
+                self.inner.add_session_to_memory(session).await
+            }
             Deviation::ColonJoinedKey | Deviation::ConcatenatedKey => {
                 let mut joined = session.clone();
                 joined.app_name = self.joined(&session.app_name, &session.user_id);
@@ -353,6 +390,84 @@ impl MemoryService for Deviant {
         query: &str,
     ) -> Result<SearchMemoryResponse, MemoryError> {
         let found = match self.deviation {
+            Deviation::RejectEmptyUser if user.is_empty() => {
+                return Err(MemoryError::backend("user_id must not be empty"));
+            }
+            Deviation::ErrorOnUnknownKey => {
+                let known = Self::lock(&self.sessions)
+                    .iter()
+                    .any(|s| s.app_name == app && s.user_id == user);
+                if !known {
+                    return Err(MemoryError::backend(format!("no memory for {app}/{user}")));
+                }
+                self.inner.search_memory(app, user, query).await?
+            }
+            Deviation::ReturnTextlessEvents => {
+                // Events without a word come back with every search that finds something.
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                if !found.memories.is_empty() {
+                    let textless: Vec<MemoryEntry> = Self::lock(&self.sessions)
+                        .iter()
+                        .filter(|s| s.app_name == app && s.user_id == user)
+                        .flat_map(|s| &s.events)
+                        .filter(|e| !e.has_text())
+                        .filter_map(MemoryEntry::from_event)
+                        .collect();
+                    found.memories.extend(textless);
+                }
+                found
+            }
+            Deviation::BlankQueryMatchesAll if query.trim().is_empty() => {
+                let memories = Self::lock(&self.sessions)
+                    .iter()
+                    .filter(|s| s.app_name == app && s.user_id == user)
+                    .flat_map(|s| s.events.iter().filter_map(MemoryEntry::from_event))
+                    .collect();
+                SearchMemoryResponse::new(memories)
+            }
+            Deviation::CaseSensitiveQuery => {
+                // Tokens with an upper-case letter match nothing: they are never stored so.
+                let cased: Vec<String> = query
+                    .split(|c: char| c.is_ascii_whitespace())
+                    .map(|t| {
+                        if t.chars().any(char::is_uppercase) {
+                            format!("{t}\u{0}")
+                        } else {
+                            t.to_owned()
+                        }
+                    })
+                    .collect();
+                self.inner
+                    .search_memory(app, user, &cased.join(" "))
+                    .await?
+            }
+            Deviation::UnicodeWhitespaceQuery => {
+                let split: String = query
+                    .chars()
+                    .map(|c| if c.is_whitespace() { ' ' } else { c })
+                    .collect();
+                self.inner.search_memory(app, user, &split).await?
+            }
+            Deviation::LimitHundred => {
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                found.memories.truncate(100);
+                found
+            }
+            Deviation::Deduplicate => {
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                let mut seen = Vec::new();
+                found.memories.retain(|e| {
+                    let fresh = !seen.contains(&e.content);
+                    seen.push(e.content.clone());
+                    fresh
+                });
+                found
+            }
+            Deviation::ReverseOrder => {
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                found.memories.reverse();
+                found
+            }
             Deviation::ColonJoinedKey | Deviation::ConcatenatedKey => {
                 self.inner
                     .search_memory(&self.joined(app, user), "", query)
