@@ -149,3 +149,168 @@ pub(crate) struct Expected {
     /// Whether the profile promises an order the kit can compute.
     pub(crate) ordered: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::{Limit, MultiWord, Order, Readd};
+    use crate::{Event, Part};
+
+    fn session(app: &str, user: &str, id: &str, texts: &[&str]) -> Session {
+        Session::new(app, user, id).with_events(texts.iter().map(|t| Event::text("user", *t)))
+    }
+
+    fn found(oracle: &Oracle, app: &str, user: &str, query: &str) -> Vec<String> {
+        oracle
+            .search(app, user, query)
+            .contents
+            .iter()
+            .map(|c| c.texts().collect::<Vec<_>>().join("+"))
+            .collect()
+    }
+
+    fn reference() -> Profile {
+        Profile::reference()
+    }
+
+    #[test]
+    fn a_readd_replaces_appends_or_is_ignored_without_text_as_the_profile_says() {
+        let textless = Session::new("a", "u", "s-1").with_event(Event::new(
+            "model",
+            Some(Content::new(vec![Part::function_call(
+                "f",
+                serde_json::json!({}),
+            )])),
+        ));
+        let mut expected = [
+            (Readd::Replace, vec![], vec!["tea"]),
+            (Readd::Append, vec!["coffee"], vec!["coffee tea"]),
+            (Readd::ReplaceUnlessNoText, vec!["coffee"], vec!["tea"]),
+        ];
+        for (readd, after_textless, after_tea) in &mut expected {
+            let mut profile = reference();
+            profile.readd = *readd;
+            let mut oracle = Oracle::new(&profile);
+            oracle.add(&session("a", "u", "s-1", &["coffee"]));
+            oracle.add(&textless);
+            assert_eq!(
+                found(&oracle, "a", "u", "coffee"),
+                *after_textless,
+                "{readd:?}"
+            );
+            oracle.add(&session("a", "u", "s-1", &["tea"]));
+            let both = found(&oracle, "a", "u", "coffee tea").join(" ");
+            assert_eq!(both, after_tea.join(" "), "{readd:?}");
+        }
+    }
+
+    #[test]
+    fn a_slash_joined_key_shares_a_store_where_a_structured_one_does_not() {
+        for (scheme, shared) in [
+            (KeyScheme::Structured, false),
+            (KeyScheme::JoinedWithSlash, true),
+        ] {
+            let mut profile = reference();
+            profile.key = scheme;
+            let mut oracle = Oracle::new(&profile);
+            oracle.add(&session("a/b", "c", "s-1", &["coffee"]));
+            assert_eq!(
+                !found(&oracle, "a", "b/c", "coffee").is_empty(),
+                shared,
+                "{scheme:?}"
+            );
+            assert_eq!(found(&oracle, "a/b", "c", "coffee"), ["coffee"]);
+            assert!(found(&oracle, "a", "bc", "coffee").is_empty());
+        }
+    }
+
+    #[test]
+    fn integer_like_session_ids_come_first_in_numeric_order_when_declared() {
+        let mut profile = reference();
+        profile.order = Order::Insertion {
+            integer_ids_first: true,
+        };
+        let mut oracle = Oracle::new(&profile);
+        for id in ["s-b", "10", "01", "2", "4294967295", "4294967294"] {
+            oracle.add(&session("a", "u", id, &[&format!("coffee {id}")]));
+        }
+        // "01" is no array index, nor is 2^32 - 1; 4294967294 is the largest one.
+        assert_eq!(
+            found(&oracle, "a", "u", "coffee"),
+            [
+                "coffee 2",
+                "coffee 10",
+                "coffee 4294967294",
+                "coffee s-b",
+                "coffee 01",
+                "coffee 4294967295"
+            ]
+        );
+        profile.order = Order::Insertion {
+            integer_ids_first: false,
+        };
+        let mut plain = Oracle::new(&profile);
+        plain.add(&session("a", "u", "10", &["coffee ten"]));
+        plain.add(&session("a", "u", "2", &["coffee two"]));
+        assert_eq!(
+            found(&plain, "a", "u", "coffee"),
+            ["coffee ten", "coffee two"]
+        );
+    }
+
+    #[test]
+    fn most_matched_terms_rank_first_with_ties_in_insertion_order() {
+        let mut profile = reference();
+        profile.order = Order::MatchedTerms;
+        let mut oracle = Oracle::new(&profile);
+        oracle.add(&session(
+            "a",
+            "u",
+            "s-1",
+            &["coffee", "coffee tea", "tea", "coffee tea milk"],
+        ));
+        assert_eq!(
+            found(&oracle, "a", "u", "coffee tea milk"),
+            ["coffee tea milk", "coffee tea", "coffee", "tea"]
+        );
+        let expected = oracle.search("a", "u", "coffee tea milk");
+        assert!(expected.ordered);
+    }
+
+    #[test]
+    fn all_words_needs_every_term_and_any_word_needs_one() {
+        for (multi, hits) in [(MultiWord::AnyWord, 2), (MultiWord::AllWords, 1)] {
+            let mut profile = reference();
+            profile.multi_word = multi;
+            let mut oracle = Oracle::new(&profile);
+            oracle.add(&session("a", "u", "s-1", &["coffee tea", "coffee"]));
+            assert_eq!(
+                found(&oracle, "a", "u", "coffee tea").len(),
+                hits,
+                "{multi:?}"
+            );
+            // A term that has no word (dead) never matches, so all-words then finds nothing.
+            let dead = found(&oracle, "a", "u", "coffee 4417");
+            assert_eq!(dead.len(), if multi == MultiWord::AnyWord { 2 } else { 0 });
+        }
+    }
+
+    #[test]
+    fn events_without_parts_are_not_stored_and_unordered_profiles_promise_no_order() {
+        let mut profile = reference();
+        profile.order = Order::Unordered;
+        profile.limit = Limit::AtMost(1);
+        let mut oracle = Oracle::new(&profile);
+        let empty = Session::new("a", "u", "s-1")
+            .with_event(Event::new("user", Some(Content::new(vec![]))))
+            .with_event(Event::without_content("user"))
+            .with_event(Event::text("user", "coffee"));
+        oracle.add(&empty);
+        let expected = oracle.search("a", "u", "coffee");
+        assert_eq!(expected.contents.len(), 1);
+        assert!(!expected.ordered);
+        assert_eq!(expected.limit, Limit::AtMost(1));
+        assert!(oracle.search("a", "u", "").contents.is_empty());
+        assert!(oracle.search("b", "u", "coffee").contents.is_empty());
+    }
+}
