@@ -39,6 +39,7 @@ pub mod probe;
 pub mod process;
 pub mod profile;
 mod service;
+pub mod sessions;
 pub mod tokenize;
 mod tool;
 
@@ -48,7 +49,9 @@ pub use jiff::Timestamp;
 pub use conformance::rules;
 pub use conformance::{Gate, RuleFailure, Subject};
 pub use error::MemoryError;
-pub use explain::{DeadReason, TokenExplanation, explain, explain_tokens};
+pub use explain::{
+    DeadReason, TokenExplanation, explain, explain_for, explain_tokens, explain_tokens_for,
+};
 pub use in_memory::InMemoryMemoryService;
 pub use inspect::{Diagnosis, InspectingMemoryService, Verdict};
 pub use model::{Content, Event, MemoryEntry, MemoryKey, Part, SearchMemoryResponse, Session};
