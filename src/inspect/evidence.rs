@@ -61,6 +61,9 @@ pub struct SearchRecord {
     pub dead: Option<usize>,
     /// The number of entries found, when known.
     pub hits: Option<usize>,
+    /// A hash of the query, when the decorator saw it without keeping its text.
+    #[serde(skip)]
+    query_hash: Option<u64>,
 }
 
 impl SearchRecord {
@@ -73,8 +76,22 @@ impl SearchRecord {
             dead_tokens: None,
             dead: None,
             hits: None,
+            query_hash: None,
         }
     }
+
+    /// The same search, known by a hash of `query` rather than its text.
+    pub(crate) fn with_query_hash(mut self, query: &str) -> Self {
+        self.query_hash = Some(query_hash(query));
+        self
+    }
+}
+
+fn query_hash(query: &str) -> u64 {
+    use std::hash::{Hash as _, Hasher as _};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    query.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// Searches kept at most, the latest; older ones are forgotten.
@@ -141,7 +158,7 @@ impl Evidence {
     /// A search seen.
     pub fn record_search(&mut self, search: SearchRecord) {
         if self.searches.len() == SEARCHES_KEPT {
-            self.searches.remove(0);
+            self.searches.drain(..SEARCHES_KEPT / 2);
         }
         self.searches.push(search);
     }
@@ -181,11 +198,15 @@ impl Evidence {
     ) -> Diagnosis {
         let mut search = SearchRecord::new(MemoryKey::new(app_name, user_id));
         search.query = Some(query.to_owned());
+        let hash = query_hash(query);
         search.hits = self
             .searches
             .iter()
             .rev()
-            .find(|seen| seen.key == search.key && seen.query.as_deref() == Some(query))
+            .find(|seen| {
+                seen.key == search.key
+                    && (seen.query.as_deref() == Some(query) || seen.query_hash == Some(hash))
+            })
             .and_then(|seen| seen.hits);
         self.diagnose_search(&search, profile)
     }

@@ -347,12 +347,7 @@ fn fields(rest: &str) -> Result<Vec<(String, String)>, String> {
             }
         }
         let raw: String = chars[value_start..i.min(chars.len())].iter().collect();
-        let value = if raw.starts_with('"') && !raw.contains("\"/\"") {
-            unquote(&raw)
-        } else {
-            raw
-        };
-        out.push((name, value));
+        out.push((name, unquote(&raw)));
     }
     Ok(out)
 }
@@ -372,10 +367,12 @@ fn skip_quoted(chars: &[char], start: usize) -> Result<usize, String> {
 
 /// A Rust-debug quoted string without its quotes and escapes; other text unchanged.
 fn unquote(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let whole = chars.first() == Some(&'"') && skip_quoted(&chars, 0) == Ok(chars.len());
     let Some(inner) = text
         .strip_prefix('"')
         .and_then(|t| t.strip_suffix('"'))
-        .filter(|_| text.len() >= 2)
+        .filter(|_| whole)
     else {
         return text.to_owned();
     };

@@ -182,9 +182,14 @@ impl<S: MemoryService> MemoryService for InspectingMemoryService<S> {
         let key = KeyRef(app_name, user_id);
         let tokens = || raw_query_tokens(query).count();
         let dead = || self.dead_count(query);
-        if let (Ok(found), true) = (&result, self.log_content) {
+        if let Ok(found) = &result {
+            // Kept in memory, never logged: the query's text only under log_content.
             let mut search = SearchRecord::new(MemoryKey::new(app_name, user_id));
-            search.query = Some(query.to_owned());
+            if self.log_content {
+                search.query = Some(query.to_owned());
+            } else {
+                search = search.with_query_hash(query);
+            }
             search.hits = Some(found.memories.len());
             self.seen
                 .lock()

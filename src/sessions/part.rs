@@ -29,7 +29,14 @@ pub(crate) fn read(node: &Node<'_>) -> Result<Option<Part>, SessionsError> {
             .map_or(Value::Null, |r| r.value.clone());
         return Ok(Some(Part::function_response(name, response)));
     }
-    if let Some(blob) = node.optional(&["inline_data", "inlineData"]) {
+    // ADK-Rust's untagged inline data: `{"mime_type": ..., "data": ...}` at the top level.
+    let untagged_blob = (node.optional(&["mime_type"]).is_some()
+        && node.optional(&["data"]).is_some())
+    .then(|| node.clone());
+    if let Some(blob) = node
+        .optional(&["inline_data", "inlineData"])
+        .or(untagged_blob)
+    {
         blob.object("inline data (an object)")?;
         let mime_type = blob
             .optional(&["mime_type", "mimeType"])
