@@ -24,6 +24,9 @@ struct Cli {
 enum Command {
     /// Run every rule and the probe corpus against every bundled backend, and print the
     /// conformance table, the recall table and each backend's differences from the reference.
+    #[command(
+        after_help = "Examples:\n  memory-conformance report --output BEHAVIOUR.md\n  memory-conformance report --format json --backend reference --cases 16"
+    )]
     Report {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Markdown)]

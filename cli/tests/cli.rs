@@ -168,7 +168,7 @@ fn bad_session_files_get_a_one_line_error_naming_file_and_field() {
         &args(bad_time.to_str().unwrap()),
         &[
             "bad-time.json: $.events[0].timestamp: expected a timestamp",
-            "found a string that is not RFC 3339",
+            "found a string of 9 characters that is not RFC 3339",
         ],
     );
 }

@@ -163,6 +163,45 @@ fn detected(name: &'static str, format: &'static str) -> impl Fn(&Path) -> Resul
     }
 }
 
+/// A real dump with one field broken: the error names its JSON path.
+fn malformed(name: &'static str, path: &'static str) -> impl Fn(&Path) -> Result<(), Failed> {
+    move |dir| {
+        let text = std::fs::read_to_string(dir.join(name)).map_err(|e| e.to_string())?;
+        let mut value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        let parts = value["events"][0]["content"]["parts"][0]
+            .as_object_mut()
+            .ok_or("the first event has no part")?;
+        parts.insert("text".to_owned(), serde_json::json!(["not", "text"]));
+        let broken = dir.join(format!("broken-{name}"));
+        std::fs::write(&broken, value.to_string()).map_err(|e| e.to_string())?;
+        let out = support::run(&[
+            "diagnose",
+            "--session",
+            broken.to_str().unwrap(),
+            "--app",
+            "a",
+            "--user",
+            "u",
+            "--query",
+            "q",
+        ]);
+        let stderr = support::text(&out.stderr);
+        let expected = format!(
+            "{}: {path}: expected the part's text (a string), found an array of 2",
+            broken.display()
+        );
+        if out.status.code() != Some(2) || !stderr.contains(&expected) {
+            return Err(format!(
+                "expected {expected:?}, got {:?}: {stderr}",
+                out.status.code()
+            )
+            .into());
+        }
+        Ok(())
+    }
+}
+
 fn trials() -> Vec<Trial> {
     let mut cases: Vec<(
         &'static Package,
@@ -218,6 +257,16 @@ fn trials() -> Vec<Trial> {
             &JS,
             "adk_js::stringify::detected",
             Box::new(detected("before.json", "ADK JS JSON")),
+        ),
+        (
+            &PYTHON,
+            "adk_python::by_alias::malformed_names_the_path",
+            Box::new(malformed("after.alias.json", "$.events[0].content.parts[0].text")),
+        ),
+        (
+            &JS,
+            "adk_js::stringify::malformed_names_the_path",
+            Box::new(malformed("after.json", "$.events[0].content.parts[0].text")),
         ),
     ];
     let required = std::env::var_os(REQUIRE_ALL).is_some();

@@ -71,10 +71,13 @@ fn bytes(node: &Node<'_>) -> Result<Vec<u8>, SessionsError> {
             STANDARD
                 .decode(&padded)
                 .or_else(|_| URL_SAFE.decode(&padded))
-                .map_err(|err| {
+                .map_err(|_| {
                     SessionsError::at(
                         node.path.clone(),
-                        format!("expected {EXPECTED}, found text that is not base64 ({err})"),
+                        format!(
+                            "expected {EXPECTED}, found a string of {} characters that is not base64",
+                            text.chars().count()
+                        ),
                     )
                 })
         }

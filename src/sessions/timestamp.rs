@@ -10,10 +10,14 @@ use super::node::Node;
 pub(crate) fn read(node: &Node<'_>) -> Result<Timestamp, SessionsError> {
     const EXPECTED: &str = "a timestamp (an RFC 3339 string, epoch seconds or epoch milliseconds)";
     match node.value {
-        Value::String(text) => text.parse::<Timestamp>().map_err(|err| {
-            crate::sessions::SessionsError::at(
+        // The parse error quotes the text, which may be anything: it is left out.
+        Value::String(text) => text.parse::<Timestamp>().map_err(|_| {
+            SessionsError::at(
                 node.path.clone(),
-                format!("expected {EXPECTED}, found a string that is not RFC 3339 ({err})"),
+                format!(
+                    "expected {EXPECTED}, found a string of {} characters that is not RFC 3339",
+                    text.chars().count()
+                ),
             )
         }),
         Value::Number(number) => {
