@@ -120,6 +120,9 @@ static JS: Package = Package {
     dump: dump_js,
 };
 
+/// One check on a package's dump folder.
+type Check = Box<dyn Fn(&Path) -> Result<(), Failed> + Send + Sync>;
+
 fn file(dir: &Path, name: &str) -> String {
     dir.join(name).display().to_string()
 }
@@ -203,11 +206,7 @@ fn malformed(name: &'static str, path: &'static str) -> impl Fn(&Path) -> Result
 }
 
 fn trials() -> Vec<Trial> {
-    let mut cases: Vec<(
-        &'static Package,
-        &'static str,
-        Box<dyn Fn(&Path) -> Result<(), Failed> + Send + Sync>,
-    )> = vec![
+    let mut cases: Vec<(&'static Package, &'static str, Check)> = vec![
         (
             &PYTHON,
             "adk_python::by_alias::worked_example",

@@ -193,10 +193,10 @@ const NAMES: [&str; 3] = ["memory.write", "memory.search", "memory.query"];
 
 fn parse_line(line: &str) -> Result<Option<(LogFormat, Record)>, String> {
     let trimmed = line.trim();
-    if trimmed.starts_with('{') {
-        if let Ok(Value::Object(object)) = serde_json::from_str::<Value>(trimmed) {
-            return Ok(json_record(&object));
-        }
+    if trimmed.starts_with('{')
+        && let Ok(Value::Object(object)) = serde_json::from_str::<Value>(trimmed)
+    {
+        return Ok(json_record(&object));
     }
     let Some((start, name)) = NAMES
         .iter()

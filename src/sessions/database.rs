@@ -72,8 +72,7 @@ pub fn read_session_database(
     for (app, user, id, state) in rows {
         let row = format!("session {app:?}/{user:?}/{id:?}");
         let mut session = Session::new(app.clone(), user.clone(), id.clone());
-        session.state =
-            state_of(state.as_deref(), &format!("{row}, column state")).map_err(|m| at(m))?;
+        session.state = state_of(state.as_deref(), &format!("{row}, column state")).map_err(&at)?;
         let app_state: Option<String> = db
             .query_row(
                 "SELECT state FROM app_states WHERE app_name = ?1",
@@ -93,8 +92,8 @@ pub fn read_session_database(
             .or_else(ignore_missing_table)
             .map_err(sql)?;
         for (prefix, state) in [("app:", app_state), ("user:", user_state)] {
-            let shared = state_of(state.as_deref(), &format!("{prefix} state of {row}"))
-                .map_err(|m| at(m))?;
+            let shared =
+                state_of(state.as_deref(), &format!("{prefix} state of {row}")).map_err(&at)?;
             for (key, value) in shared {
                 session.state.insert(format!("{prefix}{key}"), value);
             }

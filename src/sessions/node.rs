@@ -33,10 +33,7 @@ impl<'a> Node<'a> {
     pub(crate) fn required(&self, names: &[&str], what: &str) -> Result<Node<'a>, SessionsError> {
         self.optional(names).ok_or_else(|| {
             let alternatives = if names.len() > 1 {
-                format!(
-                    " (`{}`)",
-                    names.iter().copied().collect::<Vec<_>>().join("` or `")
-                )
+                format!(" (`{}`)", names.join("` or `"))
             } else {
                 String::new()
             };
