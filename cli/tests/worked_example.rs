@@ -332,3 +332,36 @@ fn help_shows_an_example_for_each_subcommand() {
         diagnose.contains("0 when nothing wrong is found, 1 when a check fails, 2 on bad input")
     );
 }
+
+/// The README's walk-through is what `diagnose` prints on the kit's fixtures.
+#[test]
+fn the_readmes_walk_through_is_what_diagnose_prints() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("README.md");
+    for (file, query) in [
+        ("kit.before.json", "coffee preference?"),
+        ("kit.after.json", "Where's order 4417?"),
+    ] {
+        let path = fixture(file);
+        let out = run(&[
+            "diagnose",
+            "--session",
+            &path,
+            "--app",
+            "support",
+            "--user",
+            "u-42",
+            "--query",
+            query,
+        ]);
+        let stdout = text(&out.stdout);
+        let diagnosis = stdout
+            .split_once("\n\n")
+            .map(|(_, d)| d)
+            .unwrap_or_default();
+        assert!(
+            readme.contains(&format!("```text\n{diagnosis}```")),
+            "README.md lacks, as a text block, what diagnose prints for {query:?}:\n{diagnosis}"
+        );
+    }
+}

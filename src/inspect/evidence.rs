@@ -265,7 +265,14 @@ impl Evidence {
                 }
             }
         };
-        let all_content = !records.is_empty() && records.iter().all(|w| w.session.is_some());
+        // Content mode: every write seen carries its session (files, a database, the decorator
+        // under log_content), so the search's result can be computed, also under a wrong key.
+        let all_content = written.sessions > 0
+            && self
+                .writes
+                .values()
+                .flat_map(BTreeMap::values)
+                .all(|w| w.session.is_some());
         let sessions = records.iter().filter_map(|w| w.session.as_ref());
         let (content, hits) = match (&search.query, all_content) {
             (Some(query), true) => {
@@ -288,7 +295,7 @@ impl Evidence {
                     self.show_content,
                 );
                 let hits = search.hits.or(Some(hits_under(profile, sessions, query)));
-                (Some(check), hits)
+                (Some(check).filter(|_| !records.is_empty()), hits)
             }
             _ => (None, search.hits),
         };
