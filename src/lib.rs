@@ -8,8 +8,12 @@
 //!   [`SearchMemoryResponse`]) and the [`MemoryService`] trait;
 //! - [`InMemoryMemoryService`], the reference backend, with its [`tokenize`] rules;
 //! - inspection: [`InspectingMemoryService`] (logging that never leaks content by default, and
-//!   [`diagnose`](InspectingMemoryService::diagnose)), [`explain`] for dead query tokens, and
-//!   the tool-side [`ToolContext`] and [`load_memory`].
+//!   [`diagnose`](InspectingMemoryService::diagnose)), [`explain`] and [`explain_for`] for dead
+//!   query tokens under any [`Profile`], the four checks from session files, a session database
+//!   or log lines ([`inspect::Evidence`], [`inspect::read_log`]), and the tool-side
+//!   [`ToolContext`] and [`load_memory`];
+//! - [`sessions`]: the session JSON of every ADK language, detected automatically, and ADK
+//!   Python's session database (feature `session-database`).
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]

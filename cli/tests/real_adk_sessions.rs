@@ -88,6 +88,15 @@ fn run_dump(mut command: Command) -> Result<(), String> {
     }
 }
 
+/// Where this process dumps a package's sessions.
+fn dump_dir(package: &Package) -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "memory-conformance-real-{}-{}",
+        package.name,
+        std::process::id()
+    ))
+}
+
 /// The folder a package's dump is in, dumped once per process.
 fn dumped(package: &'static Package) -> Result<PathBuf, String> {
     static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
@@ -98,11 +107,7 @@ fn dumped(package: &'static Package) -> Result<PathBuf, String> {
         &JS
     };
     cell.get_or_init(|| {
-        let out = std::env::temp_dir().join(format!(
-            "memory-conformance-real-{}-{}",
-            package.name,
-            std::process::id()
-        ));
+        let out = dump_dir(package);
         (package.dump)(&out)?;
         Ok(out)
     })
@@ -291,5 +296,9 @@ fn trials() -> Vec<Trial> {
 }
 
 fn main() -> ExitCode {
-    libtest_mimic::run(&Arguments::from_args(), trials()).exit_code()
+    let conclusion = libtest_mimic::run(&Arguments::from_args(), trials());
+    for package in [&PYTHON, &JS] {
+        let _ = std::fs::remove_dir_all(dump_dir(package));
+    }
+    conclusion.exit_code()
 }

@@ -1,5 +1,6 @@
-//! Seeing inside a memory service without changing the agent: a logging decorator and the
-//! four-check diagnosis.
+//! Seeing inside a memory service without changing the agent: a logging decorator, the
+//! four-check diagnosis, and the [`Evidence`] it is made from: what the decorator saw, sessions
+//! read from files or a database, or log lines read with [`read_log`].
 
 mod content;
 mod diagnosis;
