@@ -34,12 +34,51 @@ fn from_adk_rust_serde_json() {
     assert_worked_example(&["--session", &before], &["--session", &after]);
 }
 
+/// Dumps the real packages wrote (`tests/fixtures/real/README.md`), kept in the repository.
+#[test]
+fn from_dumps_of_the_real_packages() {
+    for (before, after, flag) in [
+        (
+            "real/adk-python.before.alias.json",
+            "real/adk-python.after.alias.json",
+            "--session",
+        ),
+        (
+            "real/adk-python.before.json",
+            "real/adk-python.after.json",
+            "--session",
+        ),
+        (
+            "real/adk-python.before.db",
+            "real/adk-python.after.db",
+            "--database",
+        ),
+        (
+            "real/adk-js.before.json",
+            "real/adk-js.after.json",
+            "--session",
+        ),
+    ] {
+        let (before, after) = (fixture(before), fixture(after));
+        assert_worked_example(&[flag, &before], &[flag, &after]);
+    }
+}
+
 #[test]
 fn formats_are_detected() {
     for (file, format) in [
         ("kit.after.json", "memory-conformance JSON"),
         ("adk-java.after.json", "ADK Java JSON (Jackson)"),
         ("adk-rust.after.json", "ADK-Rust JSON (serde)"),
+        ("real/adk-js.after.json", "ADK JS JSON (JSON.stringify)"),
+        (
+            "real/adk-python.after.json",
+            "ADK Python JSON (model_dump_json)",
+        ),
+        (
+            "real/adk-python.after.alias.json",
+            "ADK Python JSON (model_dump_json by_alias, as its API server returns it)",
+        ),
     ] {
         let path = fixture(file);
         let (_, out) = diagnose_json(&[
