@@ -52,7 +52,7 @@ fn from_float(value: f64) -> Option<Timestamp> {
     } else {
         (value * 1e6).round()
     };
-    if micros.abs() > 9.0e15 {
+    if micros.abs() > 9.0e18 {
         return None;
     }
     Timestamp::from_microsecond(micros as i64).ok()
