@@ -61,9 +61,6 @@ pub struct SearchRecord {
     pub dead: Option<usize>,
     /// The number of entries found, when known.
     pub hits: Option<usize>,
-    /// A hash of the query, when the decorator saw it without keeping its text.
-    #[serde(skip)]
-    query_hash: Option<u64>,
 }
 
 impl SearchRecord {
@@ -76,22 +73,8 @@ impl SearchRecord {
             dead_tokens: None,
             dead: None,
             hits: None,
-            query_hash: None,
         }
     }
-
-    /// The same search, known by a hash of `query` rather than its text.
-    pub(crate) fn with_query_hash(mut self, query: &str) -> Self {
-        self.query_hash = Some(query_hash(query));
-        self
-    }
-}
-
-fn query_hash(query: &str) -> u64 {
-    use std::hash::{Hash as _, Hasher as _};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    query.hash(&mut hasher);
-    hasher.finish()
 }
 
 /// Searches kept at most, the latest; older ones are forgotten.
@@ -198,15 +181,11 @@ impl Evidence {
     ) -> Diagnosis {
         let mut search = SearchRecord::new(MemoryKey::new(app_name, user_id));
         search.query = Some(query.to_owned());
-        let hash = query_hash(query);
         search.hits = self
             .searches
             .iter()
             .rev()
-            .find(|seen| {
-                seen.key == search.key
-                    && (seen.query.as_deref() == Some(query) || seen.query_hash == Some(hash))
-            })
+            .find(|seen| seen.key == search.key && seen.query.as_deref() == Some(query))
             .and_then(|seen| seen.hits);
         self.diagnose_search(&search, profile)
     }

@@ -61,6 +61,46 @@ pub struct InspectingMemoryService<S> {
     log_content: bool,
     profile: Option<Profile>,
     seen: Mutex<Evidence>,
+    searches: Mutex<RecentSearches>,
+}
+
+/// The results of the latest searches, by a hash of (app name, user id, query): no content and
+/// no allocation per search.
+#[derive(Debug, Default)]
+struct RecentSearches {
+    entries: Vec<(u64, usize)>,
+    next: usize,
+}
+
+impl RecentSearches {
+    const KEPT: usize = 256;
+
+    fn record(&mut self, search: u64, hits: usize) {
+        if self.entries.len() < Self::KEPT {
+            self.entries.push((search, hits));
+        } else {
+            self.entries[self.next] = (search, hits);
+        }
+        self.next = (self.next + 1) % Self::KEPT;
+    }
+
+    /// The hits of the latest search with this hash.
+    fn hits(&self, search: u64) -> Option<usize> {
+        let (newer, older) = self.entries.split_at(self.next.min(self.entries.len()));
+        newer
+            .iter()
+            .rev()
+            .chain(older.iter().rev())
+            .find(|(hash, _)| *hash == search)
+            .map(|(_, hits)| *hits)
+    }
+}
+
+fn search_hash(app_name: &str, user_id: &str, query: &str) -> u64 {
+    use std::hash::{Hash as _, Hasher as _};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (app_name, user_id, query).hash(&mut hasher);
+    hasher.finish()
 }
 
 impl<S> InspectingMemoryService<S> {
@@ -71,6 +111,7 @@ impl<S> InspectingMemoryService<S> {
             log_content: false,
             profile: None,
             seen: Mutex::new(Evidence::new()),
+            searches: Mutex::new(RecentSearches::default()),
         }
     }
 
@@ -110,11 +151,19 @@ impl<S> InspectingMemoryService<S> {
     }
 
     /// Walks the four checks for a search of `query` under (`app_name`, `user_id`), from the
-    /// writes and searches this decorator saw succeed (keys and counts, and the sessions
-    /// themselves under [`log_content`](Self::log_content)) and the query.
+    /// writes this decorator saw succeed (keys and counts, and the sessions themselves under
+    /// [`log_content`](Self::log_content)), the result of the latest such search it saw, and
+    /// the query.
     pub fn diagnose(&self, app_name: &str, user_id: &str, query: &str) -> Diagnosis {
+        let mut search = SearchRecord::new(MemoryKey::new(app_name, user_id));
+        search.query = Some(query.to_owned());
+        search.hits = self
+            .searches
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .hits(search_hash(app_name, user_id, query));
         let seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
-        seen.diagnose(app_name, user_id, query, &self.profile())
+        seen.diagnose_search(&search, &self.profile())
     }
 
     fn dead_count(&self, query: &str) -> usize {
@@ -184,18 +233,10 @@ impl<S: MemoryService> MemoryService for InspectingMemoryService<S> {
         let tokens = || raw_query_tokens(query).count();
         let dead = || self.dead_count(query);
         if let Ok(found) = &result {
-            // Kept in memory, never logged: the query's text only under log_content.
-            let mut search = SearchRecord::new(MemoryKey::new(app_name, user_id));
-            if self.log_content {
-                search.query = Some(query.to_owned());
-            } else {
-                search = search.with_query_hash(query);
-            }
-            search.hits = Some(found.memories.len());
-            self.seen
+            self.searches
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .record_search(search);
+                .record(search_hash(app_name, user_id, query), found.memories.len());
         }
         match (&result, self.log_content) {
             (Ok(found), false) => {
@@ -218,4 +259,32 @@ impl<S: MemoryService> MemoryService for InspectingMemoryService<S> {
 pub(crate) fn elapsed_ms(started: Instant) -> f64 {
     // Whole microseconds, so logs read 0.042 rather than 0.042000000000000003.
     started.elapsed().as_micros() as f64 / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_searches_keep_the_latest_result_of_each_search() {
+        let mut recent = RecentSearches::default();
+        recent.record(1, 0);
+        recent.record(2, 5);
+        recent.record(1, 3);
+        assert_eq!(
+            (recent.hits(1), recent.hits(2), recent.hits(9)),
+            (Some(3), Some(5), None)
+        );
+        for n in 0..RecentSearches::KEPT as u64 {
+            recent.record(100 + n, n as usize);
+        }
+        assert_eq!(
+            recent.hits(1),
+            None,
+            "forgotten once 256 newer searches came"
+        );
+        recent.record(100, 77);
+        assert_eq!(recent.hits(100), Some(77), "the newest wins after wrapping");
+        assert_eq!(recent.hits(101), Some(1));
+    }
 }
