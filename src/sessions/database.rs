@@ -19,6 +19,17 @@ use crate::Session;
 /// timestamp order. Returns the sessions and the number of parts skipped (see
 /// [`LoadedSessions::skipped_parts`](super::LoadedSessions::skipped_parts)).
 ///
+/// ```no_run
+/// use memory_conformance::inspect::Evidence;
+/// use memory_conformance::sessions::read_session_database;
+/// use memory_conformance::{Profile, Verdict};
+/// let (sessions, _skipped) =
+///     read_session_database("sessions.db".as_ref(), Some("support"), None).unwrap();
+/// let diagnosis = Evidence::from_sessions(sessions)
+///     .diagnose("support", "u-42", "Where's order 4417?", &Profile::reference());
+/// assert_eq!(diagnosis.verdict(), Verdict::NotIndexedAndCannotMatch);
+/// ```
+///
 /// # Errors
 ///
 /// When the file cannot be opened, is not such a database, or an event's JSON does not hold an
