@@ -66,7 +66,8 @@ async def main(out):
         database = DatabaseSessionService(db_url=f"sqlite+aiosqlite:///{path}")
         for user_id in users:
             await write(database, user_id)
-        await database.close() if hasattr(database, "close") else None
+        if hasattr(database, "close"):
+            await database.close()
 
 
 if __name__ == "__main__":
