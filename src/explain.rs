@@ -2,7 +2,9 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::tokenize::{can_match, query_tokens};
+use crate::profile::Profile;
+use crate::profile::words::text_words;
+use crate::profile::{QueryTerms, WordRule};
 
 /// The query tokens that can never match the reference index ("dead" tokens), in query order.
 ///
@@ -11,9 +13,26 @@ use crate::tokenize::{can_match, query_tokens};
 /// assert!(memory_conformance::explain("Coffee").is_empty());
 /// ```
 pub fn explain(query: &str) -> Vec<String> {
-    query_tokens(query)
+    crate::tokenize::query_tokens(query)
         .into_iter()
-        .filter(|token| !can_match(token))
+        .filter(|token| !crate::tokenize::can_match(token))
+        .collect()
+}
+
+/// The query tokens that can never match a backend that behaves as `profile` says, in query
+/// order.
+///
+/// ```
+/// use memory_conformance::explain_for;
+/// use memory_conformance::profile::Profile;
+/// assert_eq!(explain_for(&Profile::reference(), "coffee?"), ["coffee?"]);
+/// assert!(explain_for(&Profile::adk_python(), "coffee?").is_empty());
+/// ```
+pub fn explain_for(profile: &Profile, query: &str) -> Vec<String> {
+    explain_tokens_for(profile, query)
+        .into_iter()
+        .filter(|token| token.dead.is_some())
+        .map(|token| token.token)
         .collect()
 }
 
@@ -26,16 +45,84 @@ pub fn explain(query: &str) -> Vec<String> {
 /// assert_eq!(tokens[1].dead, Some(DeadReason::Digit('4')));
 /// ```
 pub fn explain_tokens(query: &str) -> Vec<TokenExplanation> {
-    query_tokens(query)
-        .into_iter()
-        .map(|token| {
-            let dead = token
-                .chars()
-                .find(|c| !c.is_ascii_alphabetic())
-                .map(DeadReason::for_char);
-            TokenExplanation { token, dead }
-        })
-        .collect()
+    explain_tokens_for(&Profile::reference(), query)
+}
+
+/// Each token of `query` under `profile`'s query and word rules: the terms it searches for,
+/// and, when it can never match, why.
+///
+/// A token is dead when the backend would search for it but no stored word can ever equal it
+/// (the reference keeps `?` on `coffee?` but its stored words are letters only), or when the
+/// backend drops it because it holds no word (`?` alone under ADK Python's `\w+`).
+///
+/// ```
+/// use memory_conformance::{DeadReason, explain_tokens_for};
+/// use memory_conformance::profile::Profile;
+/// let python = explain_tokens_for(&Profile::adk_python(), "coffee? ?");
+/// assert_eq!(python[0].terms, ["coffee"]);
+/// assert_eq!(python[1].dead, Some(DeadReason::NoWord));
+/// let reference = explain_tokens_for(&Profile::reference(), "coffee?");
+/// assert_eq!(reference[0].dead, Some(DeadReason::Punctuation('?')));
+/// ```
+pub fn explain_tokens_for(profile: &Profile, query: &str) -> Vec<TokenExplanation> {
+    match profile.query_terms {
+        QueryTerms::Tokens { separators } => query
+            .to_lowercase()
+            .split(|c| separators.contains(c))
+            .filter(|token| !token.is_empty())
+            .map(|token| {
+                let words = text_words(profile.event_words, token);
+                if words.len() == 1 && words[0] == token {
+                    TokenExplanation::live(token, vec![token.to_owned()])
+                } else {
+                    let dead = match profile.event_words {
+                        WordRule::AsciiLetters => token
+                            .chars()
+                            .find(|c| !c.is_ascii_alphabetic())
+                            .map_or(DeadReason::NeverAWord, DeadReason::for_char),
+                        _ => DeadReason::NeverAWord,
+                    };
+                    TokenExplanation::dead(token, dead)
+                }
+            })
+            .collect(),
+        QueryTerms::Words { .. } => {
+            let rule = match profile.event_words {
+                WordRule::UnicodeWords { .. } => WordRule::UnicodeWords { script_runs: false },
+                other => other,
+            };
+            query
+                .split(char::is_whitespace)
+                .filter(|token| !token.is_empty())
+                .map(|token| {
+                    let words = text_words(rule, token);
+                    let shown = token.to_lowercase();
+                    if words.is_empty() {
+                        TokenExplanation::dead(&shown, DeadReason::NoWord)
+                    } else {
+                        TokenExplanation::live(&shown, words)
+                    }
+                })
+                .collect()
+        }
+        QueryTerms::Phrases { separators } => query
+            .split(|c| separators.contains(c))
+            .filter(|token| !token.is_empty())
+            .map(|token| {
+                let operator = matches!(token, "AND" | "OR" | "NOT" | "NEAR");
+                let words = if operator || !token.chars().any(char::is_alphanumeric) {
+                    Vec::new()
+                } else {
+                    text_words(profile.event_words, token)
+                };
+                if words.is_empty() {
+                    TokenExplanation::dead(token, DeadReason::NoWord)
+                } else {
+                    TokenExplanation::live(token, vec![words.join(" ")])
+                }
+            })
+            .collect(),
+    }
 }
 
 /// One query token and, when it is dead, the first character that kills it.
@@ -46,9 +133,30 @@ pub struct TokenExplanation {
     pub token: String,
     /// Why it can never match; `None` when it can.
     pub dead: Option<DeadReason>,
+    /// What the backend searches for with it: the token itself, the words it is cut into, or a
+    /// phrase of words joined by spaces; empty when it is dead.
+    pub terms: Vec<String>,
 }
 
-/// Why a query token can never equal a word of the reference index.
+impl TokenExplanation {
+    fn live(token: &str, terms: Vec<String>) -> Self {
+        Self {
+            token: token.to_owned(),
+            dead: None,
+            terms,
+        }
+    }
+
+    fn dead(token: &str, reason: DeadReason) -> Self {
+        Self {
+            token: token.to_owned(),
+            dead: Some(reason),
+            terms: Vec::new(),
+        }
+    }
+}
+
+/// Why a query token can never equal a stored word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub enum DeadReason {
@@ -62,6 +170,10 @@ pub enum DeadReason {
     UnicodeSpace(char),
     /// Any other character (emoji, control characters) separates stored words.
     Other(char),
+    /// The backend cuts stored text so that the token is never one whole word of it.
+    NeverAWord,
+    /// The token holds no word under the backend's rules, so the backend drops it.
+    NoWord,
 }
 
 impl DeadReason {
@@ -111,6 +223,10 @@ impl fmt::Display for DeadReason {
                 "{} separates stored words; only A-Z and a-z form them",
                 quoted(c)
             ),
+            Self::NeverAWord => {
+                f.write_str("stored text is cut so that this token is never one whole word of it")
+            }
+            Self::NoWord => f.write_str("holds no word under these rules, so it is dropped"),
         }
     }
 }

@@ -8,8 +8,12 @@
 //!   [`SearchMemoryResponse`]) and the [`MemoryService`] trait;
 //! - [`InMemoryMemoryService`], the reference backend, with its [`tokenize`] rules;
 //! - inspection: [`inspect::InspectingMemoryService`] (logging that never leaks content by
-//!   default, and a diagnosis of a search that came back empty), [`explain`] for dead query
-//!   tokens, and the tool-side [`ToolContext`] and [`load_memory`];
+//!   default, and a diagnosis of a search that came back empty), [`explain`] and
+//!   [`explain_for`] for dead query tokens under any [`profile::Profile`], the four checks from
+//!   session files, a session database or log lines ([`inspect::Evidence`],
+//!   [`inspect::read_log`]), and the tool-side [`ToolContext`] and [`load_memory`];
+//! - [`sessions`]: the session JSON of every ADK language, detected automatically, and ADK
+//!   Python's session database (feature `session-database`);
 //! - the [`profile`] a backend declares, and its [`conformance`] gate.
 //!
 //! # Features
@@ -19,6 +23,7 @@
 //!   and libtest-mimic. A backend crate depends on the kit with `default-features = false`,
 //!   which keeps the model, the trait, the reference, inspection, profiles and gate
 //!   declarations, and adds the kit with the harness as a dev-dependency only.
+//! - `session-database`: read ADK Python's session database (SQLite, through rusqlite).
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -51,6 +56,7 @@ pub mod probe;
 pub mod process;
 pub mod profile;
 mod service;
+pub mod sessions;
 pub mod tokenize;
 mod tool;
 
@@ -58,7 +64,9 @@ pub use async_trait::async_trait;
 pub use jiff::Timestamp;
 
 pub use error::MemoryError;
-pub use explain::{DeadReason, TokenExplanation, explain, explain_tokens};
+pub use explain::{
+    DeadReason, TokenExplanation, explain, explain_for, explain_tokens, explain_tokens_for,
+};
 pub use in_memory::InMemoryMemoryService;
 pub use model::{Content, Event, MemoryEntry, MemoryKey, Part, SearchMemoryResponse, Session};
 pub use service::MemoryService;

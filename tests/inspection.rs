@@ -4,10 +4,13 @@ mod support;
 
 use std::sync::Arc;
 
-use memory_conformance::inspect::KeyDifference;
+use memory_conformance::inspect::{Evidence, KeyDifference, PlaceKind, read_log};
 use memory_conformance::inspect::{InspectingMemoryService, Verdict};
+use memory_conformance::profile::Profile;
+use memory_conformance::sessions::read_sessions;
 use memory_conformance::{
-    DeadReason, Event, InMemoryMemoryService, MemoryService, Session, explain, explain_tokens,
+    DeadReason, Event, InMemoryMemoryService, MemoryService, Session, explain, explain_for,
+    explain_tokens,
 };
 use proptest::prelude::*;
 use rstest::rstest;
@@ -254,6 +257,220 @@ fn content_appears_only_when_opted_in() {
     assert!(logs.contains(r#"query="coffee preference?""#), "{logs}");
 }
 
+#[test]
+fn explain_under_each_profile() {
+    assert_eq!(explain_for(&Profile::reference(), "coffee?"), ["coffee?"]);
+    assert!(explain_for(&Profile::adk_python(), "coffee?").is_empty());
+    assert!(explain_for(&Profile::adk_go(), "coffee?").is_empty());
+    assert_eq!(
+        explain_for(&Profile::adk_js(), "coffee? 4417"),
+        ["coffee?", "4417"]
+    );
+    assert_eq!(explain_for(&Profile::adk_python(), "coffee ?"), ["?"]);
+    assert_eq!(
+        explain_for(&Profile::adk_rust_sqlite(), "flat-white NOT"),
+        ["not"].map(str::to_uppercase)
+    );
+}
+
+#[tokio::test]
+async fn the_decorator_explains_under_the_profile_of_what_it_wraps() {
+    let session = Session::new("support", "u-42", "s-1")
+        .with_event(Event::text("user", "My favourite coffee is a flat white."));
+    let reference = InspectingMemoryService::new(InMemoryMemoryService::new());
+    let python = InspectingMemoryService::new(InMemoryMemoryService::new())
+        .with_profile(Profile::adk_python());
+    assert_eq!(python.profile().name, "adk-python");
+    for memory in [&reference, &python] {
+        memory.add_session_to_memory(&session).await.unwrap();
+    }
+    let under_reference = reference.diagnose("support", "u-42", "coffee?");
+    assert_eq!(under_reference.verdict(), Verdict::QueryCannotMatch);
+    let under_python = python.diagnose("support", "u-42", "coffee?");
+    assert_eq!(under_python.match_rules.dead().count(), 0, "{under_python}");
+    assert_eq!(under_python.profile, "adk-python");
+    assert!(
+        under_python
+            .to_string()
+            .contains("1 of 1 token can match under adk-python's rules"),
+        "{under_python}"
+    );
+}
+
+#[test]
+fn the_decorator_logs_dead_tokens_under_its_profile() {
+    let memory = InspectingMemoryService::new(InMemoryMemoryService::new())
+        .with_profile(Profile::adk_python());
+    let ((), logs) = with_captured_logs(async {
+        memory
+            .search_memory("support", "u-42", "coffee?")
+            .await
+            .unwrap();
+    });
+    assert!(logs.contains("tokens=1 dead=0 hits=0"), "{logs}");
+}
+
+/// The seed's step 4: the search ran and missed. From counts alone the decorator can no longer
+/// say "all four checks pass".
+#[tokio::test]
+async fn check_4_plus_check_3_from_counts_once_the_search_missed() {
+    let memory = InspectingMemoryService::new(InMemoryMemoryService::new());
+    memory.add_session_to_memory(&monday("u-42")).await.unwrap();
+    let query = "Where's order 4417?";
+    assert_eq!(
+        memory.diagnose("support", "u-42", query).verdict(),
+        Verdict::ChecksPass,
+        "before any search, counts cannot tell"
+    );
+    let found = memory
+        .search_memory("support", "u-42", query)
+        .await
+        .unwrap();
+    assert!(found.memories.is_empty());
+    let diagnosis = memory.diagnose("support", "u-42", query);
+    assert_eq!(diagnosis.hits, Some(0));
+    assert_eq!(
+        diagnosis.verdict(),
+        Verdict::NotIndexedAndCannotMatch,
+        "{diagnosis}"
+    );
+    assert!(
+        diagnosis.indexed_text.content.is_none(),
+        "counts only by default"
+    );
+
+    let found = memory
+        .search_memory("support", "u-42", "coffee")
+        .await
+        .unwrap();
+    assert_eq!(found.memories.len(), 1);
+    assert_eq!(
+        memory.diagnose("support", "u-42", "coffee").verdict(),
+        Verdict::Found
+    );
+}
+
+fn monday(user: &str) -> Session {
+    Session::new("support", user, "monday")
+        .with_event(Event::text("user", "My favourite coffee is a flat white.").with_id("e-1"))
+        .with_event(
+            Event::function_response(
+                "model",
+                "get_order",
+                json!({"status": "Order 4417 shipped"}),
+            )
+            .with_id("e-2"),
+        )
+        .with_state("loyalty_tier", json!("gold"))
+}
+
+#[tokio::test]
+async fn with_content_logging_check_4_says_where_each_word_is() {
+    let memory = InspectingMemoryService::new(InMemoryMemoryService::new()).log_content(true);
+    memory.add_session_to_memory(&monday("u-42")).await.unwrap();
+    let diagnosis = memory.diagnose("support", "u-42", "Where's order 4417?");
+    assert_eq!(diagnosis.verdict(), Verdict::NotIndexedAndCannotMatch);
+    assert_eq!(diagnosis.hits, Some(0));
+    let content = diagnosis
+        .indexed_text
+        .content
+        .as_ref()
+        .expect("content kept");
+    let tokens: Vec<(&str, bool, Vec<PlaceKind>)> = content
+        .tokens
+        .iter()
+        .map(|t| {
+            (
+                t.token.as_str(),
+                t.dead,
+                t.places.iter().map(|p| p.kind).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        tokens,
+        [
+            ("where's", true, vec![]),
+            ("order", false, vec![PlaceKind::FunctionResponse]),
+            ("4417?", true, vec![PlaceKind::FunctionResponse]),
+        ]
+    );
+    assert_eq!(content.tokens[2].places[0].event.as_deref(), Some("e-2"));
+    assert_eq!(
+        content.tokens[2].places[0].name.as_deref(),
+        Some("get_order")
+    );
+
+    let state = memory.diagnose("support", "u-42", "gold");
+    assert_eq!(state.verdict(), Verdict::NotIndexed, "{state}");
+    assert!(
+        state.to_string().contains(
+            r#""gold": in session state (session "monday", key "loyalty_tier"): not indexed"#
+        ),
+        "{state}"
+    );
+}
+
+/// The kit's own log lines, as `tracing-subscriber` writes them, read back: the four checks
+/// from the log alone.
+#[test]
+fn the_decorators_log_lines_read_back_into_a_diagnosis() {
+    let memory = Arc::new(InspectingMemoryService::new(InMemoryMemoryService::new()));
+    let context =
+        memory_conformance::ToolContext::new("support", "u-42").with_memory(memory.clone());
+    let ((), logs) = with_captured_logs(async {
+        memory.add_session_to_memory(&monday("42")).await.unwrap();
+        memory_conformance::load_memory("coffee preference?", &context)
+            .await
+            .unwrap();
+    });
+    let read = read_log(&logs).unwrap();
+    assert_eq!(read.records, 3, "write, search, query: {logs}");
+    let search = read.evidence.searches().last().unwrap();
+    assert_eq!(
+        (search.tokens, search.dead, search.hits),
+        (Some(2), Some(1), Some(0))
+    );
+    let diagnosis = read.evidence.diagnose_search(search, &Profile::reference());
+    assert_eq!(diagnosis.verdict(), Verdict::WrongKey, "{diagnosis}");
+    assert_eq!(diagnosis.right_key.near_misses[0].key.user_id, "42");
+}
+
+#[test]
+fn logged_content_is_never_read_back() {
+    let memory = InspectingMemoryService::new(InMemoryMemoryService::new()).log_content(true);
+    let ((), logs) = with_captured_logs(async {
+        memory.add_session_to_memory(&monday("u-42")).await.unwrap();
+        memory
+            .search_memory("support", "u-42", "Where's order 4417?")
+            .await
+            .unwrap();
+    });
+    assert!(logs.contains("texts=["), "{logs}");
+    let read = read_log(&logs).unwrap();
+    let search = read.evidence.searches().last().unwrap();
+    assert_eq!(search.query.as_deref(), Some("Where's order 4417?"));
+    let diagnosis = read.evidence.diagnose_search(search, &Profile::reference());
+    assert_eq!(
+        diagnosis.verdict(),
+        Verdict::NotIndexedAndCannotMatch,
+        "{diagnosis}"
+    );
+    assert!(!diagnosis.to_string().contains("favourite"), "{diagnosis}");
+}
+
+#[test]
+fn a_broken_memory_line_names_its_line() {
+    let err = read_log("boot\nmemory.write key=support/42 session=s events=many\n").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "line 2: memory.write: `events` is not a count"
+    );
+    let err = read_log("memory.search key=nokey tokens=1 hits=0\n").unwrap_err();
+    assert_eq!(err.line(), 1);
+    assert!(err.to_string().contains("has no `/`"), "{err}");
+}
+
 fn private_word() -> impl Strategy<Value = String> {
     // Random content, long enough that it cannot collide with log field names or numbers.
     "[a-zA-Z]{12,20}"
@@ -282,8 +499,80 @@ proptest! {
             memory_conformance::load_memory(&query, &context).await.unwrap();
         });
         prop_assert_eq!(logs.lines().count(), 4, "write, search, search again and query: {}", logs);
+        // Reading those lines back and diagnosing from them shows no content either.
+        let read = read_log(&logs).unwrap();
+        let diagnosis = read.evidence.diagnose_search(read.evidence.searches().last().unwrap(), &Profile::reference());
+        let shown = format!("{diagnosis}{}", serde_json::to_string(&diagnosis).unwrap()).to_lowercase();
+        for word in stored.iter().chain(&query_words) {
+            prop_assert!(!shown.contains(&word.to_lowercase()), "{:?} leaked into the diagnosis:\n{}", word, shown);
+        }
         for word in stored.iter().chain(&query_words) {
             prop_assert!(!logs.to_lowercase().contains(&word.to_lowercase()), "{:?} leaked into the logs:\n{}", word, logs);
         }
+    }
+
+    /// Privacy on the new paths: sessions read from JSON and diagnosed, under any profile,
+    /// never put stored content (text, tool data, inline data, state) into the diagnosis,
+    /// its JSON or a read error, unless content is asked for.
+    #[test]
+    fn diagnosing_sessions_never_shows_stored_content_by_default(
+        stored in proptest::collection::vec(private_word(), 3..6),
+        extra in private_word(),
+        camel in any::<bool>(),
+        profile in proptest::sample::select(vec![
+            Profile::reference(), Profile::adk_python(), Profile::adk_go(), Profile::adk_rust_sqlite(),
+        ]),
+    ) {
+        let text = stored[..2].join(" ");
+        let (app, user, call, answer, blob, mime) = if camel {
+            ("appName", "userId", "functionCall", "functionResponse", "inlineData", "mimeType")
+        } else {
+            ("app_name", "user_id", "function_call", "function_response", "inline_data", "mime_type")
+        };
+        let base64 = {
+            use base64::Engine as _;
+            base64::engine::general_purpose::STANDARD.encode(stored[2].as_bytes())
+        };
+        let session = json!({
+            "id": "s-1", app: "app", user: "user",
+            "state": {"fact": stored[2]},
+            "events": [
+                {"id": "e-1", "author": "user", "timestamp": 1_767_225_601.25,
+                 "content": {"parts": [{"text": text, "thought": null}]}},
+                {"id": "e-2", "author": "model", "timestamp": 1_767_225_602.0,
+                 "content": {"parts": [{call: {"name": "lookup", "args": {"q": stored[1]}}}]}},
+                {"id": "e-3", "author": "model", "timestamp": 1_767_225_603.0,
+                 "content": {"parts": [{answer: {"name": "lookup", "response": {"r": stored[2]}}}]}},
+                {"id": "e-4", "author": "user", "timestamp": 1_767_225_604.0,
+                 "content": {"parts": [{blob: {mime: "text/plain", "data": base64}}]}},
+            ],
+        });
+        let loaded = read_sessions(&session.to_string()).unwrap();
+        let query = format!("{} {} {extra}?", stored[0], stored[2]);
+        let evidence = Evidence::from_sessions(loaded.sessions.clone());
+        let diagnosis = evidence.diagnose("app", "user", &query, &profile);
+        let shown = format!("{diagnosis}\n{}", serde_json::to_string(&diagnosis).unwrap());
+        // The query's own words appear (they are the query); stored[1] is only stored: in the
+        // text that holds stored[0], and in a tool call.
+        prop_assert!(!shown.to_lowercase().contains(&stored[1].to_lowercase()), "{:?} leaked:\n{}", stored[1], shown);
+
+        let with_content = Evidence::from_sessions(loaded.sessions).show_content(true)
+            .diagnose("app", "user", &query, &profile);
+        let tokens = &with_content.indexed_text.content.as_ref().unwrap().tokens;
+        prop_assert_eq!(tokens[0].places[0].excerpt.as_deref(), Some(text.as_str()));
+        let places = &tokens[1].places;
+        prop_assert_eq!(places.len(), 3, "tool response, inline data, state: {}", with_content);
+        prop_assert!(places.iter().all(|p| p.excerpt.as_deref() == Some(stored[2].as_str())));
+
+        // A read error describes the value, never quotes it.
+        let mut broken = session.clone();
+        broken["events"][0]["author"] = json!([stored[0]]);
+        broken["events"][1]["timestamp"] = json!(stored[1]);
+        let err = read_sessions(&broken.to_string()).unwrap_err().to_string();
+        prop_assert!(!err.contains(&stored[0]), "{}", err);
+        broken["events"][0]["author"] = json!("user");
+        let err = read_sessions(&broken.to_string()).unwrap_err().to_string();
+        prop_assert!(!err.contains(&stored[1]), "{}", err);
+        prop_assert!(err.starts_with("$.events[1].timestamp: "), "{}", err);
     }
 }

@@ -1,9 +1,13 @@
-//! The debugging guide's worked example, through the public API: the three-assertion test and
-//! every row of the worked-example table of `reference-behaviour.md`.
+//! The debugging guide's worked example, through the public API: the three-assertion test,
+//! every row of the worked-example table of `reference-behaviour.md`, and the guide's verdict
+//! on every step of the forgotten coffee, from the sessions and from the log lines.
 
 mod support;
 
-use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Part, Session};
+use memory_conformance::inspect::Verdict;
+use memory_conformance::inspect::{Evidence, read_log};
+use memory_conformance::profile::Profile;
+use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Part, Session, explain};
 use rstest::rstest;
 use serde_json::json;
 
@@ -144,4 +148,97 @@ async fn the_issue_example_compiles_and_finds_only_the_text()
         [Part::text("hi"), Part::text("there")]
     );
     Ok(())
+}
+
+fn monday(user: &str) -> Session {
+    Session::new("support", user, "monday")
+        .with_event(Event::text("user", "My favourite coffee is a flat white.").at(at(0)))
+        .with_event(
+            Event::function_response(
+                "model",
+                "get_order",
+                json!({"status": "Order 4417 shipped"}),
+            )
+            .at(at(1)),
+        )
+}
+
+/// Steps 1 to 4 of the guide, from the sessions themselves.
+#[test]
+fn the_guides_verdict_on_every_step_from_the_sessions() {
+    let reference = Profile::reference();
+    // Step 1: one dead token, but coffee can match: the query is not the cause.
+    assert_eq!(explain("coffee preference?"), ["preference?"]);
+    // Steps 2 and 3: the search under support/u-42 finds nothing; the write is under support/42.
+    let before = Evidence::from_sessions([monday("42")]);
+    let step_3 = before.diagnose("support", "u-42", "coffee preference?", &reference);
+    assert_eq!(step_3.hits, Some(0));
+    assert!(step_3.match_rules.any_live());
+    assert_eq!(step_3.verdict(), Verdict::WrongKey);
+    assert_eq!(step_3.right_key.near_misses[0].key.user_id, "42");
+    // Step 4: after the fix the coffee is found; the order number is check 4 plus check 3.
+    let after = Evidence::from_sessions([monday("u-42")]);
+    let found = after.diagnose("support", "u-42", "coffee preference?", &reference);
+    assert_eq!((found.hits, found.verdict()), (Some(1), Verdict::Found));
+    let order = after.diagnose("support", "u-42", "Where's order 4417?", &reference);
+    assert_eq!(
+        order.verdict(),
+        Verdict::NotIndexedAndCannotMatch,
+        "{order}"
+    );
+    assert!(
+        order
+            .verdict()
+            .to_string()
+            .starts_with("check 4 plus check 3")
+    );
+}
+
+/// Steps 1 to 4 of the guide, from its decorator's and plugin's log lines alone.
+#[test]
+fn the_guides_verdict_on_every_step_from_its_log_lines() {
+    let reference = Profile::reference();
+    let steps_1_to_3 = read_log(
+        "memory.write key=support/42 session=monday events=2 textEvents=1\n\
+         memory.query q=coffee preference? dead=[preference?]\n\
+         memory.search key=support/u-42 tokens=2 hits=0 ms=3\n",
+    )
+    .unwrap();
+    let search = steps_1_to_3.evidence.searches().last().unwrap();
+    assert_eq!(
+        search.dead_tokens.as_deref(),
+        Some(&["preference?".to_owned()][..])
+    );
+    let diagnosis = steps_1_to_3.evidence.diagnose_search(search, &reference);
+    assert!(diagnosis.match_rules.any_live(), "step 1: coffee can match");
+    assert_eq!(
+        diagnosis.verdict(),
+        Verdict::WrongKey,
+        "step 3: {diagnosis}"
+    );
+
+    let step_4 = read_log(
+        "memory.write key=support/u-42 session=monday events=2 textEvents=1\n\
+         memory.query q=coffee preference? dead=[preference?]\n\
+         memory.search key=support/u-42 tokens=2 hits=1 ms=2\n\
+         memory.query q=Where's order 4417? dead=[where's, 4417?]\n\
+         memory.search key=support/u-42 tokens=3 hits=0 ms=1\n",
+    )
+    .unwrap();
+    let [coffee, order] = step_4.evidence.searches() else {
+        panic!("two searches")
+    };
+    assert_eq!(
+        step_4
+            .evidence
+            .diagnose_search(coffee, &reference)
+            .verdict(),
+        Verdict::Found
+    );
+    let diagnosis = step_4.evidence.diagnose_search(order, &reference);
+    assert_eq!(
+        diagnosis.verdict(),
+        Verdict::NotIndexedAndCannotMatch,
+        "{diagnosis}"
+    );
 }

@@ -3,6 +3,7 @@
 
 mod diagnose;
 mod explain;
+mod profiles;
 
 use memory_conformance_cli::report;
 
@@ -23,6 +24,9 @@ struct Cli {
 enum Command {
     /// Run every rule and the probe corpus against every bundled backend, and print the
     /// conformance table, the recall table and each backend's differences from the reference.
+    #[command(
+        after_help = "Examples:\n  memory-conformance report --output BEHAVIOUR.md\n  memory-conformance report --format json --backend reference --cases 16"
+    )]
     Report {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Markdown)]
@@ -43,27 +47,78 @@ enum Command {
         #[arg(long)]
         require_all: bool,
     },
-    /// Show each token of a query and whether it can ever match the reference index.
+    /// Show each token of a query and whether it can ever match, under a backend's rules.
+    ///
+    /// Exit status: 0 when at least one token can match, 1 when none can, 2 on bad input.
+    #[command(
+        after_help = "Example:\n  memory-conformance explain \"Where's order 4417?\"\n  memory-conformance explain --profile adk-python --format json \"coffee?\""
+    )]
     Explain {
         /// The query, as the agent would send it.
         query: String,
+        /// Explain under this profile's rules: reference, adk-python, adk-js, adk-java,
+        /// adk-go, adk-rust-in-memory, adk-rust-sqlite, sqlite-fts5.
+        #[arg(long, value_name = "NAME", default_value = "reference")]
+        profile: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
     },
-    /// Load sessions from JSON, write them through the inspecting decorator into the
-    /// reference backend, search, and walk the four checks.
+    /// Walk the four checks for a search, from session files, ADK Python's session database
+    /// or log lines.
+    ///
+    /// Session files may be in any ADK format (the kit's JSON, ADK Python's pydantic dumps
+    /// with or without aliases, ADK JS, ADK Java, ADK-Rust), detected automatically; `-` reads
+    /// standard input. Log lines may be the kit's tracing output (plain or JSON) or the
+    /// debugging guide's decorator lines. Stored content is never printed unless
+    /// --show-content is given.
+    ///
+    /// Exit status: 0 when nothing wrong is found, 1 when a check fails, 2 on bad input.
+    #[command(
+        after_help = "Examples:\n  memory-conformance diagnose --session monday.json --app support --user u-42 --query \"coffee preference?\"\n  memory-conformance diagnose --database sessions.db --app support --user u-42 --query \"Where's order 4417?\"\n  memory-conformance diagnose --log app.log --format json"
+    )]
     Diagnose {
-        /// A JSON file holding one session or an array of sessions (repeatable).
-        #[arg(long = "session", value_name = "FILE", required = true)]
+        /// A JSON file holding one session, an array of sessions or {"sessions": [...]}
+        /// (repeatable).
+        #[arg(long = "session", value_name = "FILE")]
         sessions: Vec<PathBuf>,
-        /// The app name the search is made under.
+        /// ADK Python's session database, the SQLite file of its DatabaseSessionService
+        /// (repeatable).
+        #[arg(long = "database", value_name = "FILE")]
+        databases: Vec<PathBuf>,
+        /// A log file with memory.write, memory.search and memory.query lines (repeatable).
+        #[arg(long = "log", value_name = "FILE")]
+        logs: Vec<PathBuf>,
+        /// The app name the search is made under (from the log's last empty search if not
+        /// given).
         #[arg(long, value_name = "APP")]
-        app: String,
+        app: Option<String>,
         /// The user id the search is made under.
         #[arg(long, value_name = "USER")]
-        user: String,
+        user: Option<String>,
         /// The query.
         #[arg(long, value_name = "QUERY")]
-        query: String,
+        query: Option<String>,
+        /// Explain the query under this profile's rules (see `explain --help`).
+        #[arg(long, value_name = "NAME", default_value = "reference")]
+        profile: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
+        /// Show the stored values where the query's words were found. Off by default: stored
+        /// content often holds personal data.
+        #[arg(long)]
+        show_content: bool,
     },
+}
+
+/// Output formats of `explain` and `diagnose`.
+#[derive(Clone, Copy, ValueEnum)]
+enum OutputFormat {
+    /// For people.
+    Text,
+    /// JSON, for scripts.
+    Json,
 }
 
 /// Report formats.
@@ -93,16 +148,36 @@ fn main() -> ExitCode {
             seed,
             require_all,
         }),
-        Command::Explain { query } => {
-            print!("{}", explain::render(&query));
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Explain {
+            query,
+            profile,
+            format,
+        } => profiles::by_name(&profile).and_then(|profile| {
+            explain::run(&query, &profile, matches!(format, OutputFormat::Json))
+        }),
         Command::Diagnose {
             sessions,
+            databases,
+            logs,
             app,
             user,
             query,
-        } => diagnose::run(&sessions, &app, &user, &query),
+            profile,
+            format,
+            show_content,
+        } => profiles::by_name(&profile).and_then(|profile| {
+            diagnose::run(diagnose::Options {
+                sessions,
+                databases,
+                logs,
+                app,
+                user,
+                query,
+                profile,
+                json: matches!(format, OutputFormat::Json),
+                show_content,
+            })
+        }),
     };
     result.unwrap_or_else(|error| {
         eprintln!("memory-conformance: {error}");

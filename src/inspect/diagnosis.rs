@@ -5,20 +5,29 @@ use serde::Serialize;
 use crate::{MemoryKey, TokenExplanation};
 
 use super::KeyDifference;
+use super::content::{ContentCheck, PlaceKind, TokenFinding};
 
-/// The answer of [`InspectingMemoryService::diagnose`](super::InspectingMemoryService::diagnose):
-/// the seed's four checks for one search, in order, from what the decorator saw (keys and
-/// counts, never stored content) and the query.
+/// The answer of [`InspectingMemoryService::diagnose`](super::InspectingMemoryService::diagnose)
+/// and [`Evidence::diagnose`](super::Evidence::diagnose): the seed's four checks for one
+/// search, in order, from what was seen (keys and counts, and content where it is available)
+/// and the query, under a profile's match rules.
 ///
-/// [`Diagnosis::verdict`] names the first check that fails; `Display` reads like a debugging
-/// walk-through.
+/// [`Diagnosis::verdict`] names the failing checks; `Display` reads like a debugging
+/// walk-through. Neither ever holds stored content, except the excerpts of check 4 when they
+/// were asked for ([`Evidence::show_content`](super::Evidence::show_content)).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Diagnosis {
     /// The key that was searched.
     pub key: MemoryKey,
-    /// The query that was searched.
-    pub query: String,
+    /// The query that was searched, when it is known (a log line without content has only
+    /// its counts).
+    pub query: Option<String>,
+    /// The name of the profile whose match rules the query was explained under.
+    pub profile: String,
+    /// The entries the search returns, when known: logged, or computed from the content
+    /// under the profile's rules.
+    pub hits: Option<usize>,
     /// Check 1: was anything written at all?
     pub written: Written,
     /// Check 2: was it written under this key?
@@ -63,12 +72,25 @@ pub struct NearMiss {
     pub sessions: usize,
 }
 
-/// Check 3: each query token, and why the dead ones can never match the reference index.
+/// Check 3: each query token, and why the dead ones can never match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct MatchRules {
-    /// The query's tokens under the reference query rule.
+    /// The query's tokens under the profile's query rule (when the query is not known, the
+    /// dead tokens a log line named).
     pub tokens: Vec<TokenExplanation>,
+    /// When the query is not known: the counts a log line gave.
+    pub logged: Option<LoggedTokens>,
+}
+
+/// The token counts of a logged search whose query text was not logged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct LoggedTokens {
+    /// Query tokens, when logged.
+    pub tokens: Option<usize>,
+    /// Dead tokens, when logged.
+    pub dead: Option<usize>,
 }
 
 impl MatchRules {
@@ -77,9 +99,28 @@ impl MatchRules {
         self.tokens.iter().filter(|token| token.dead.is_some())
     }
 
-    /// Whether at least one token can match.
+    /// Whether at least one token can match (from the counts, for a logged search; when
+    /// they are not logged either, it is assumed).
     pub fn any_live(&self) -> bool {
-        self.tokens.iter().any(|token| token.dead.is_none())
+        match self.logged {
+            None => self.tokens.iter().any(|token| token.dead.is_none()),
+            Some(LoggedTokens {
+                tokens: Some(tokens),
+                dead: Some(dead),
+            }) => dead < tokens,
+            Some(LoggedTokens {
+                tokens: Some(tokens),
+                dead: None,
+            }) => tokens > 0,
+            Some(_) => true,
+        }
+    }
+
+    /// How many tokens are dead.
+    pub fn dead_count(&self) -> usize {
+        self.logged
+            .and_then(|logged| logged.dead)
+            .unwrap_or_else(|| self.dead().count())
     }
 }
 
@@ -92,6 +133,8 @@ pub struct IndexedText {
     /// Of those, events with no non-empty text part (tool calls and results, inline data,
     /// no content): facts that only they hold can never be found.
     pub events_without_text: usize,
+    /// Where the query's words are stored, when the content is available.
+    pub content: Option<ContentCheck>,
 }
 
 /// The first check that fails, or that all four pass.
@@ -106,23 +149,69 @@ pub enum Verdict {
     QueryCannotMatch,
     /// Check 4: nothing written under the key carries text.
     NoIndexedText,
+    /// Check 4: the query's words are stored only where the index does not read (tool calls
+    /// and responses, inline data, session state).
+    NotIndexed,
+    /// Checks 4 and 3: the query's words are stored only where the index does not read, and a
+    /// token holding them can never match (the seed's "Where's order 4417?"). From counts
+    /// only: a search that missed, events without text under the key and dead tokens.
+    NotIndexedAndCannotMatch,
     /// All four checks pass: the stored words and the query's words differ.
     ChecksPass,
+    /// The search finds what is stored: nothing is wrong.
+    Found,
+}
+
+impl Verdict {
+    /// Whether nothing wrong was found ([`ChecksPass`](Self::ChecksPass) or
+    /// [`Found`](Self::Found)).
+    pub fn nothing_wrong(self) -> bool {
+        matches!(self, Self::ChecksPass | Self::Found)
+    }
 }
 
 impl Diagnosis {
-    /// The first failing check, in the seed's order.
+    /// The failing checks, in the seed's order (1, 2, then 3 and 4 together).
     pub fn verdict(&self) -> Verdict {
         if self.written.sessions == 0 {
-            Verdict::NothingWritten
-        } else if self.right_key.sessions == 0 {
-            Verdict::WrongKey
-        } else if !self.match_rules.any_live() {
-            Verdict::QueryCannotMatch
-        } else if self.indexed_text.events == self.indexed_text.events_without_text {
-            Verdict::NoIndexedText
-        } else {
-            Verdict::ChecksPass
+            return Verdict::NothingWritten;
+        }
+        if self.right_key.sessions == 0 {
+            return Verdict::WrongKey;
+        }
+        if self.hits.is_some_and(|hits| hits > 0) {
+            return Verdict::Found;
+        }
+        let IndexedText {
+            events,
+            events_without_text,
+            content,
+        } = &self.indexed_text;
+        let no_text = events == events_without_text;
+        let (cannot_match, not_indexed) = match content {
+            Some(content) => (
+                !self.match_rules.any_live()
+                    || content
+                        .tokens
+                        .iter()
+                        .any(|t| t.dead && !t.places.is_empty()),
+                content.tokens.iter().any(TokenFinding::only_unindexed),
+            ),
+            None => {
+                let missed = self.hits == Some(0) && self.match_rules.any_live();
+                (
+                    !self.match_rules.any_live() || (missed && self.match_rules.dead_count() > 0),
+                    no_text || (missed && *events_without_text > 0),
+                )
+            }
+        };
+        match (cannot_match, not_indexed) {
+            (true, true) => Verdict::NotIndexedAndCannotMatch,
+            (true, false) => Verdict::QueryCannotMatch,
+            (false, true) if content.is_none() => Verdict::NoIndexedText,
+            (false, true) => Verdict::NotIndexed,
+            (false, false) if no_text => Verdict::NoIndexedText,
+            (false, false) => Verdict::ChecksPass,
         }
     }
 }
@@ -146,6 +235,18 @@ impl fmt::Display for Verdict {
                 "check 4 fails: nothing under this key carries text. Restate tool results in \
                  text, or write a summary event, before adding the session."
             }
+            Self::NotIndexed => {
+                "check 4 fails: the query's words are stored only in tool calls, tool results, \
+                 inline data or session state, which the index does not read. Have the agent \
+                 restate the fact in text, or write a summary event, before adding the session."
+            }
+            Self::NotIndexedAndCannotMatch => {
+                "check 4 plus check 3: the fact is stored only where the index does not read \
+                 (tool data, inline data, session state), and the query token that names it can \
+                 never match. Have the agent restate the fact in text, and move to a retrieval \
+                 backend that indexes digits and normalises punctuation."
+            }
+            Self::Found => "nothing wrong found: the search finds what is stored.",
             Self::ChecksPass => {
                 "all four checks pass: if the search still misses, the stored words differ \
                  from the query's (a synonym, a different form); a ranked or semantic backend \
@@ -160,11 +261,18 @@ const LABEL_WIDTH: usize = 18;
 impl fmt::Display for Diagnosis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let pad = " ".repeat(LABEL_WIDTH + 3);
-        writeln!(
-            f,
-            "diagnosis of a search under {} for {:?}",
-            self.key, self.query
-        )?;
+        match &self.query {
+            Some(query) => write!(f, "diagnosis of a search under {} for {query:?}", self.key)?,
+            None => write!(
+                f,
+                "diagnosis of a search under {} (query not logged)",
+                self.key
+            )?,
+        }
+        if let Some(hits) = self.hits {
+            write!(f, ": {}", count(hits, "hit"))?;
+        }
+        writeln!(f)?;
 
         let Written {
             keys,
@@ -220,55 +328,153 @@ impl fmt::Display for Diagnosis {
             )?;
         }
 
+        self.fmt_match_rules(f, &pad)?;
+        self.fmt_indexed_text(f, &pad)?;
+        write!(f, "verdict: {}", self.verdict())
+    }
+}
+
+impl Diagnosis {
+    fn fmt_match_rules(&self, f: &mut fmt::Formatter<'_>, pad: &str) -> fmt::Result {
+        let rules = if self.profile == "reference" {
+            String::new()
+        } else {
+            format!(" under {}'s rules", self.profile)
+        };
         let tokens = &self.match_rules.tokens;
         let dead: Vec<&TokenExplanation> = self.match_rules.dead().collect();
-        if tokens.is_empty() {
-            writeln!(
+        let answer = if self.match_rules.any_live() {
+            "yes"
+        } else {
+            "NO"
+        };
+        match self.match_rules.logged {
+            Some(LoggedTokens {
+                tokens: Some(n),
+                dead: logged_dead,
+            }) => {
+                let dead_n = logged_dead.unwrap_or(dead.len());
+                writeln!(
+                    f,
+                    "3. {:<LABEL_WIDTH$}{answer}: {} of {} can match{rules} (from the log)",
+                    "match rules?",
+                    n.saturating_sub(dead_n),
+                    count(n, "token")
+                )?;
+            }
+            Some(_) => writeln!(
+                f,
+                "3. {:<LABEL_WIDTH$}unknown: the log names neither the query nor its token counts",
+                "match rules?"
+            )?,
+            None if tokens.is_empty() => writeln!(
                 f,
                 "3. {:<LABEL_WIDTH$}NO: the query is blank",
                 "match rules?"
-            )?;
-        } else {
-            let answer = if self.match_rules.any_live() {
-                "yes"
-            } else {
-                "NO"
-            };
-            writeln!(
+            )?,
+            None => writeln!(
                 f,
-                "3. {:<LABEL_WIDTH$}{answer}: {} of {} can match",
+                "3. {:<LABEL_WIDTH$}{answer}: {} of {} can match{rules}",
                 "match rules?",
                 tokens.len() - dead.len(),
                 count(tokens.len(), "token")
-            )?;
-            for token in dead {
-                if let Some(reason) = token.dead {
-                    writeln!(f, "{pad}dead: {:?}: {reason}", token.token)?;
-                }
+            )?,
+        }
+        for token in dead {
+            if let Some(reason) = token.dead {
+                writeln!(f, "{pad}dead: {:?}: {reason}", token.token)?;
             }
         }
+        Ok(())
+    }
 
+    fn fmt_indexed_text(&self, f: &mut fmt::Formatter<'_>, pad: &str) -> fmt::Result {
         let IndexedText {
             events,
             events_without_text,
-        } = self.indexed_text;
+            content,
+        } = &self.indexed_text;
         if self.right_key.sessions == 0 {
-            writeln!(f, "4. {:<LABEL_WIDTH$}not reached", "indexed text?")?;
-        } else {
-            let answer = if events > events_without_text {
-                "yes"
-            } else {
+            return writeln!(f, "4. {:<LABEL_WIDTH$}not reached", "indexed text?");
+        }
+        let Some(content) = content else {
+            let answer = if self.verdict() == Verdict::NotIndexedAndCannotMatch
+                || events == events_without_text
+            {
                 "NO"
+            } else {
+                "yes"
             };
             writeln!(
                 f,
                 "4. {:<LABEL_WIDTH$}{answer}: {} of {} under this key carry no text; facts only in them can never be found",
                 "indexed text?",
                 events_without_text,
-                count(events, "event")
+                count(*events, "event")
             )?;
+            if self.hits == Some(0) && *events_without_text > 0 {
+                writeln!(
+                    f,
+                    "{pad}from counts only: diagnose the sessions themselves to see where the query's words are"
+                )?;
+            }
+            return Ok(());
+        };
+        let unindexed = content.tokens.iter().any(TokenFinding::only_unindexed);
+        let answer = if unindexed || events == events_without_text {
+            "NO"
+        } else {
+            "yes"
+        };
+        let summary = if unindexed {
+            "some of the query's words are stored only where the index does not read"
+        } else if content.tokens.iter().any(|t| !t.places.is_empty()) {
+            "the query's words that are stored are in indexed text"
+        } else {
+            "none of the query's words is stored under this key"
+        };
+        writeln!(
+            f,
+            "4. {:<LABEL_WIDTH$}{answer}: {summary} ({} of {} carry no text)",
+            "indexed text?",
+            events_without_text,
+            count(*events, "event")
+        )?;
+        for token in &content.tokens {
+            if token.places.is_empty() {
+                writeln!(f, "{pad}{:?}: not stored under this key", token.token)?;
+                continue;
+            }
+            for place in &token.places {
+                let mut at = format!("session {:?}", place.session);
+                if let Some(event) = &place.event {
+                    at.push_str(&format!(", event {event:?}"));
+                }
+                if let Some(name) = &place.name {
+                    let label = match place.kind {
+                        PlaceKind::State => "key",
+                        PlaceKind::InlineData => "MIME type",
+                        _ => "tool",
+                    };
+                    at.push_str(&format!(", {label} {name:?}"));
+                }
+                let read = if place.indexed {
+                    "indexed"
+                } else {
+                    "not indexed"
+                };
+                write!(
+                    f,
+                    "{pad}{:?}: in {} ({at}): {read}",
+                    token.token, place.kind
+                )?;
+                if let Some(excerpt) = &place.excerpt {
+                    write!(f, ": {excerpt:?}")?;
+                }
+                writeln!(f)?;
+            }
         }
-        write!(f, "verdict: {}", self.verdict())
+        Ok(())
     }
 }
 

@@ -1,21 +1,32 @@
-//! Seeing inside a memory service without changing the agent: a logging decorator and the
-//! four-check diagnosis.
+//! Seeing inside a memory service without changing the agent: a logging decorator, the
+//! four-check diagnosis, and the [`Evidence`] it is made from: what the decorator saw, sessions
+//! read from files or a database, or log lines read with [`read_log`].
 
+mod content;
 mod diagnosis;
+mod evidence;
+mod logs;
 mod near_miss;
 
-use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use async_trait::async_trait;
 
-pub use diagnosis::{Diagnosis, IndexedText, MatchRules, NearMiss, RightKey, Verdict, Written};
+pub use content::{ContentCheck, Place, PlaceKind, TokenFinding};
+pub use diagnosis::{
+    Diagnosis, IndexedText, LoggedTokens, MatchRules, NearMiss, RightKey, Verdict, Written,
+};
+pub use evidence::{Evidence, SearchRecord};
+pub use logs::{LogError, LogFormat, read_log};
 pub use near_miss::KeyDifference;
 
 use crate::model::KeyRef;
+use crate::profile::Profile;
 use crate::tokenize::{raw_query_tokens, raw_token_can_match};
-use crate::{MemoryError, MemoryKey, MemoryService, SearchMemoryResponse, Session, explain_tokens};
+use crate::{
+    MemoryError, MemoryKey, MemoryService, SearchMemoryResponse, Session, explain_tokens_for,
+};
 
 /// A decorator over any [`MemoryService`] that logs every call with [`tracing`] and can
 /// [`diagnose`](Self::diagnose) a search that came back empty.
@@ -25,7 +36,11 @@ use crate::{MemoryError, MemoryKey, MemoryService, SearchMemoryResponse, Session
 /// each search emits `memory.search` (fields `key`, `tokens`, `dead`, `hits`, `elapsed_ms`).
 /// Failed calls emit `memory.write.failed` / `memory.search.failed` with the error. By default
 /// only keys, counts and timings are logged, never content: the query text and the stored text
-/// appear only after [`log_content`](Self::log_content).
+/// appear only after [`log_content`](Self::log_content), which also keeps a copy of each
+/// written session so that check 4 can say where the query's words are.
+///
+/// Dead tokens are counted and explained under the [`Profile`] of the wrapped service
+/// ([`with_profile`](Self::with_profile); the reference's by default).
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -45,14 +60,62 @@ use crate::{MemoryError, MemoryKey, MemoryService, SearchMemoryResponse, Session
 pub struct InspectingMemoryService<S> {
     inner: S,
     log_content: bool,
-    seen: Mutex<BTreeMap<MemoryKey, BTreeMap<String, WriteCounts>>>,
+    profile: Option<Profile>,
+    seen: Mutex<Evidence>,
+    searches: Mutex<RecentSearches>,
 }
 
-/// What the decorator remembers of one session's last write: counts, never content.
-#[derive(Clone, Copy, Debug)]
-struct WriteCounts {
-    events: usize,
-    text_events: usize,
+/// The results of the latest searches, by a hash of (app name, user id, query): no content and
+/// no allocation per search.
+#[derive(Debug, Default)]
+struct RecentSearches {
+    entries: Vec<(u64, usize)>,
+    next: usize,
+}
+
+impl RecentSearches {
+    const KEPT: usize = 256;
+
+    fn record(&mut self, search: u64, hits: usize) {
+        if self.entries.len() < Self::KEPT {
+            self.entries.push((search, hits));
+        } else {
+            self.entries[self.next] = (search, hits);
+        }
+        self.next = (self.next + 1) % Self::KEPT;
+    }
+
+    /// The hits of the latest search with this hash.
+    fn hits(&self, search: u64) -> Option<usize> {
+        let (newer, older) = self.entries.split_at(self.next.min(self.entries.len()));
+        newer
+            .iter()
+            .rev()
+            .chain(older.iter().rev())
+            .find(|(hash, _)| *hash == search)
+            .map(|(_, hits)| *hits)
+    }
+}
+
+/// A multiply-rotate hash (as rustc's FxHash) over the three strings, eight bytes at a time,
+/// each followed by its length: cheap next to a search, and only ever compared, never trusted
+/// as a key.
+fn search_hash(app_name: &str, user_id: &str, query: &str) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mix = |hash: u64, word: u64| (hash.rotate_left(26) ^ word).wrapping_mul(K);
+    let mut hash = 0;
+    for part in [app_name, user_id, query] {
+        let mut chunks = part.as_bytes().chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            hash = mix(hash, u64::from_le_bytes(word));
+        }
+        let mut tail = [0; 8];
+        tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        hash = mix(mix(hash, u64::from_le_bytes(tail)), part.len() as u64);
+    }
+    hash
 }
 
 impl<S> InspectingMemoryService<S> {
@@ -61,12 +124,38 @@ impl<S> InspectingMemoryService<S> {
         Self {
             inner,
             log_content: false,
-            seen: Mutex::new(BTreeMap::new()),
+            profile: None,
+            seen: Mutex::new(Evidence::new()),
+            searches: Mutex::new(RecentSearches::default()),
         }
     }
 
-    /// Also logs the query text on searches and the stored text on writes. For development
-    /// only: queries and memories often hold personal data.
+    /// Explains queries under `profile`, the declared behaviour of the wrapped service,
+    /// instead of the reference's rules: under [`Profile::adk_python`], `coffee?` is not dead.
+    ///
+    /// ```
+    /// use memory_conformance::InMemoryMemoryService;
+    /// use memory_conformance::inspect::InspectingMemoryService;
+    /// use memory_conformance::profile::Profile;
+    /// let memory = InspectingMemoryService::new(InMemoryMemoryService::new())
+    ///     .with_profile(Profile::adk_python());
+    /// let diagnosis = memory.diagnose("support", "u-42", "coffee?");
+    /// assert!(diagnosis.match_rules.dead().next().is_none());
+    /// ```
+    #[must_use]
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = (profile != Profile::reference()).then_some(profile);
+        self
+    }
+
+    /// The profile queries are explained under.
+    pub fn profile(&self) -> Profile {
+        self.profile.clone().unwrap_or_else(Profile::reference)
+    }
+
+    /// Also logs the query text on searches and the stored text on writes, and keeps a copy of
+    /// each written session for check 4. For development only: queries and memories often
+    /// hold personal data.
     #[must_use]
     pub fn log_content(mut self, enabled: bool) -> Self {
         self.log_content = enabled;
@@ -79,49 +168,30 @@ impl<S> InspectingMemoryService<S> {
     }
 
     /// Walks the four checks for a search of `query` under (`app_name`, `user_id`), from the
-    /// writes this decorator saw succeed (keys and counts only) and the query.
+    /// writes this decorator saw succeed (keys and counts, and the sessions themselves under
+    /// [`log_content`](Self::log_content)), the result of the latest such search it saw, and
+    /// the query.
     pub fn diagnose(&self, app_name: &str, user_id: &str, query: &str) -> Diagnosis {
-        let key = MemoryKey::new(app_name, user_id);
+        let mut search = SearchRecord::new(MemoryKey::new(app_name, user_id));
+        search.query = Some(query.to_owned());
+        search.hits = self
+            .searches
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .hits(search_hash(app_name, user_id, query));
         let seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
-        let written = Written {
-            keys: seen.len(),
-            sessions: seen.values().map(BTreeMap::len).sum(),
-            events: seen
-                .values()
-                .flat_map(BTreeMap::values)
-                .map(|c| c.events)
-                .sum(),
-        };
-        let under_key = seen.get(&key);
-        let near_misses = seen
-            .iter()
-            .filter_map(|(written_key, sessions)| {
-                let differences = near_miss::near_miss(&key, written_key)?;
-                Some(NearMiss {
-                    key: written_key.clone(),
-                    differences,
-                    sessions: sessions.len(),
-                })
-            })
-            .collect();
-        let right_key = RightKey {
-            sessions: under_key.map_or(0, BTreeMap::len),
-            near_misses,
-        };
-        let counts = under_key.into_iter().flat_map(BTreeMap::values);
-        let indexed_text = IndexedText {
-            events: counts.clone().map(|c| c.events).sum(),
-            events_without_text: counts.map(|c| c.events - c.text_events).sum(),
-        };
-        Diagnosis {
-            key,
-            query: query.to_owned(),
-            written,
-            right_key,
-            match_rules: MatchRules {
-                tokens: explain_tokens(query),
-            },
-            indexed_text,
+        seen.diagnose_search(&search, &self.profile())
+    }
+
+    fn dead_count(&self, query: &str) -> usize {
+        match &self.profile {
+            None => raw_query_tokens(query)
+                .filter(|t| !raw_token_can_match(t))
+                .count(),
+            Some(profile) => explain_tokens_for(profile, query)
+                .iter()
+                .filter(|t| t.dead.is_some())
+                .count(),
         }
     }
 }
@@ -130,10 +200,8 @@ impl<S> InspectingMemoryService<S> {
 impl<S: MemoryService> MemoryService for InspectingMemoryService<S> {
     async fn add_session_to_memory(&self, session: &Session) -> Result<(), MemoryError> {
         let key = session.key();
-        let counts = WriteCounts {
-            events: session.events.len(),
-            text_events: session.events.iter().filter(|e| e.has_text()).count(),
-        };
+        let events = session.events.len();
+        let text_events = session.events.iter().filter(|e| e.has_text()).count();
         let started = Instant::now();
         let result = self.inner.add_session_to_memory(session).await;
         let elapsed_ms = elapsed_ms(started);
@@ -146,18 +214,18 @@ impl<S: MemoryService> MemoryService for InspectingMemoryService<S> {
                         .filter_map(|e| e.content.as_ref())
                         .flat_map(|c| c.texts())
                         .collect();
-                    tracing::info!(name: "memory.write", key = %key, session = %session.id, events = counts.events,
-                        text_events = counts.text_events, elapsed_ms, texts = ?texts, "memory.write");
+                    tracing::info!(name: "memory.write", key = %key, session = %session.id, events,
+                        text_events, elapsed_ms, texts = ?texts, "memory.write");
                 } else {
-                    tracing::info!(name: "memory.write", key = %key, session = %session.id, events = counts.events,
-                        text_events = counts.text_events, elapsed_ms, "memory.write");
+                    tracing::info!(name: "memory.write", key = %key, session = %session.id, events,
+                        text_events, elapsed_ms, "memory.write");
                 }
-                self.seen
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .entry(key)
-                    .or_default()
-                    .insert(session.id.clone(), counts);
+                let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+                if self.log_content {
+                    seen.record_session(session.clone());
+                } else {
+                    seen.record_write(key, session.id.clone(), events, text_events);
+                }
             }
             Err(error) => {
                 tracing::warn!(name: "memory.write.failed", key = %key, session = %session.id, elapsed_ms,
@@ -180,11 +248,13 @@ impl<S: MemoryService> MemoryService for InspectingMemoryService<S> {
         // Field values are computed only when a subscriber takes the event.
         let key = KeyRef(app_name, user_id);
         let tokens = || raw_query_tokens(query).count();
-        let dead = || {
-            raw_query_tokens(query)
-                .filter(|t| !raw_token_can_match(t))
-                .count()
-        };
+        let dead = || self.dead_count(query);
+        if let Ok(found) = &result {
+            self.searches
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .record(search_hash(app_name, user_id, query), found.memories.len());
+        }
         match (&result, self.log_content) {
             (Ok(found), false) => {
                 tracing::info!(name: "memory.search", key = %key, tokens = tokens(), dead = dead(),
@@ -206,4 +276,32 @@ impl<S: MemoryService> MemoryService for InspectingMemoryService<S> {
 pub(crate) fn elapsed_ms(started: Instant) -> f64 {
     // Whole microseconds, so logs read 0.042 rather than 0.042000000000000003.
     started.elapsed().as_micros() as f64 / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_searches_keep_the_latest_result_of_each_search() {
+        let mut recent = RecentSearches::default();
+        recent.record(1, 0);
+        recent.record(2, 5);
+        recent.record(1, 3);
+        assert_eq!(
+            (recent.hits(1), recent.hits(2), recent.hits(9)),
+            (Some(3), Some(5), None)
+        );
+        for n in 0..RecentSearches::KEPT as u64 {
+            recent.record(100 + n, n as usize);
+        }
+        assert_eq!(
+            recent.hits(1),
+            None,
+            "forgotten once 256 newer searches came"
+        );
+        recent.record(100, 77);
+        assert_eq!(recent.hits(100), Some(77), "the newest wins after wrapping");
+        assert_eq!(recent.hits(101), Some(1));
+    }
 }
