@@ -1,5 +1,10 @@
-//! The `memory-conformance` command's library: the bundled backends and the behaviour report,
-//! so tests can run the report over gates of their own.
+//! The `memory-conformance` command's library: the bundled backends, the behaviour report, the
+//! gate of a bridged backend, its JUnit output and recall snapshots, and the profile presets by
+//! name, so tests can run them over gates and files of their own.
 
 pub mod backends;
+pub mod gate;
+pub mod junit;
+pub mod profiles;
 pub mod report;
+pub mod snapshot;

@@ -3,9 +3,7 @@
 
 mod diagnose;
 mod explain;
-mod profiles;
-
-use memory_conformance_cli::report;
+use memory_conformance_cli::{gate, profiles, report, snapshot};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,6 +20,62 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Gate a backend behind a bridge command (any language, docs/bridge-protocol.md): every
+    /// rule of the kit against the profile it declares, and its recall pinned in a folder.
+    /// Exit 0 green, 1 a test failed, 2 bad input or the backend could not start.
+    #[command(
+        after_help = "Examples:\n  memory-conformance gate --profile adk-python --snapshots memory-snapshots --junit gate.xml -- python3 bridge.py\n  memory-conformance gate --profile reference --rules 'key.*' --seed 7 -- node bridge.mjs"
+    )]
+    Gate {
+        /// The profile the backend declares: a preset name (reference, adk-python, adk-js,
+        /// adk-java, adk-go, adk-rust-in-memory, adk-rust-sqlite, sqlite-fts5).
+        #[arg(long, value_name = "NAME")]
+        profile: String,
+        /// The backend's name in test names (default: the profile's name).
+        #[arg(long, value_name = "NAME")]
+        backend: Option<String>,
+        /// A rule the backend breaks on purpose, and why: `rule.id=reason` (repeatable).
+        #[arg(long = "known-violation", value_name = "RULE=REASON")]
+        known_violations: Vec<String>,
+        /// Only these tests: a rule id, a group (`key.*`) or `snapshot.recall` (repeatable).
+        #[arg(long = "rules", value_name = "PATTERN")]
+        rules: Vec<String>,
+        /// Generated cases per rule (default: PROPTEST_CASES, else 256).
+        #[arg(long)]
+        cases: Option<u32>,
+        /// The seed cases are generated from (default: PROPTEST_RNG_SEED, else random).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Run only part K of N of the tests, as `K/N` (to split a slow gate across machines).
+        #[arg(long, value_name = "K/N", value_parser = parse_partition)]
+        partition: Option<(usize, usize)>,
+        /// Also write JUnit XML, which CI systems display, to this file.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Output format on standard output.
+        #[arg(long, value_enum, default_value_t = GateFormat::Text)]
+        format: GateFormat,
+        /// Pin the backend's recall on the probe corpus in this folder (test `snapshot.recall`).
+        #[arg(long, value_name = "DIR")]
+        snapshots: Option<PathBuf>,
+        /// How long one call of the bridge may take, in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+        op_timeout: u64,
+        /// The bridge's program and arguments.
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<std::ffi::OsString>,
+    },
+    /// Review or accept the recall snapshots that `gate --snapshots DIR` wrote as `.new`.
+    #[command(
+        after_help = "Examples:\n  memory-conformance snapshot review memory-snapshots\n  memory-conformance snapshot accept memory-snapshots"
+    )]
+    Snapshot {
+        /// `review` prints what changed; `accept` pins it.
+        #[arg(value_enum)]
+        action: SnapshotAction,
+        /// The snapshot folder.
+        dir: PathBuf,
+    },
     /// Run every rule and the probe corpus against every bundled backend, and print the
     /// conformance table, the recall table and each backend's differences from the reference.
     #[command(
@@ -121,6 +175,38 @@ enum OutputFormat {
     Json,
 }
 
+/// What `snapshot` does.
+#[derive(Clone, Copy, ValueEnum)]
+enum SnapshotAction {
+    /// Print each pending snapshot's difference from the pinned one.
+    Review,
+    /// Replace each pinned snapshot with its pending one.
+    Accept,
+}
+
+/// `gate` output formats.
+#[derive(Clone, Copy, ValueEnum)]
+enum GateFormat {
+    /// libtest's lines.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+fn parse_partition(text: &str) -> Result<(usize, usize), String> {
+    let (part, of) = text
+        .split_once('/')
+        .ok_or_else(|| format!("{text:?} is not K/N, for example 1/3"))?;
+    let part: usize = part
+        .parse()
+        .map_err(|_| format!("{part:?} is not a number"))?;
+    let of: usize = of.parse().map_err(|_| format!("{of:?} is not a number"))?;
+    if of == 0 || part == 0 || part > of {
+        return Err(format!("{text:?}: K must be from 1 to N, and N at least 1"));
+    }
+    Ok((part, of))
+}
+
 /// Report formats.
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
@@ -133,6 +219,61 @@ enum Format {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Gate {
+            profile,
+            backend,
+            known_violations,
+            rules,
+            cases,
+            seed,
+            partition,
+            junit,
+            format,
+            snapshots,
+            op_timeout,
+            command,
+        } => known_violations
+            .iter()
+            .map(|declared| {
+                declared
+                    .split_once('=')
+                    .map(|(rule, reason)| (rule.trim().to_owned(), reason.trim().to_owned()))
+                    .ok_or_else(|| format!("--known-violation {declared:?} is not RULE=REASON"))
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .and_then(|known_violations| {
+                let preset = profiles::by_name(&profile)?;
+                gate::run(gate::Options {
+                    command,
+                    profile: preset,
+                    profile_arg: profile,
+                    backend,
+                    known_violations,
+                    rules,
+                    cases,
+                    seed,
+                    partition,
+                    junit,
+                    json: matches!(format, GateFormat::Json),
+                    snapshots,
+                    op_timeout: std::time::Duration::from_secs(op_timeout.max(1)),
+                })
+            }),
+        Command::Snapshot { action, dir } => match action {
+            SnapshotAction::Review => snapshot::review(&dir).map(|text| {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }),
+            SnapshotAction::Accept => snapshot::accept(&dir).map(|accepted| {
+                for path in &accepted {
+                    println!("accepted {}", path.display());
+                }
+                if accepted.is_empty() {
+                    println!("no snapshot in {} waits for review", dir.display());
+                }
+                ExitCode::SUCCESS
+            }),
+        },
         Command::Report {
             format,
             output,

@@ -296,8 +296,9 @@ mod run {
             )
         }
 
-        /// The backend's recall and its difference from the reference, as Markdown.
-        pub(crate) fn observe_recall(&self) -> Result<(String, String), String> {
+        /// The backend's recall on the probe corpus and its difference from the reference, as
+        /// the Markdown the recall snapshots pin.
+        pub fn observe_recall(&self) -> Result<(String, String), String> {
             let observed = self.observe()?;
             let difference =
                 Difference::between(&observed, self.subject.profile(), &Observation::reference());

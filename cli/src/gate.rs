@@ -1,0 +1,401 @@
+//! `memory-conformance gate`: every rule of the kit, and the recall snapshot, against a backend
+//! behind a bridge command, with no Rust to write: libtest-like output, JUnit XML, JSON.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use memory_conformance::conformance::rules::{self, Rule};
+use memory_conformance::conformance::{Gate, Subject, Verdict};
+use memory_conformance::process::ProcessBridge;
+use memory_conformance::profile::Profile;
+use serde::Serialize;
+
+use crate::junit::{self, Case, Outcome};
+use crate::snapshot;
+
+/// What the command line asked for.
+pub struct Options {
+    /// The bridge's program and its arguments.
+    pub command: Vec<OsString>,
+    /// The profile the backend declares.
+    pub profile: Profile,
+    /// How `--profile` named it, for the reproduction command.
+    pub profile_arg: String,
+    /// The backend's name in test names; the profile's name by default.
+    pub backend: Option<String>,
+    /// Declared known violations: (rule id, reason).
+    pub known_violations: Vec<(String, String)>,
+    /// Only the tests whose id or name matches one of these (`key.isolation`, `key.*`,
+    /// `backend::key.isolation`); every test when empty.
+    pub rules: Vec<String>,
+    /// Generated cases per rule (default: `PROPTEST_CASES`, else 256).
+    pub cases: Option<u32>,
+    /// The seed cases are generated from (default: `PROPTEST_RNG_SEED`, else random).
+    pub seed: Option<u64>,
+    /// Run only part `K` of `N` (1-based) of the selected tests.
+    pub partition: Option<(usize, usize)>,
+    /// Also write JUnit XML here.
+    pub junit: Option<PathBuf>,
+    /// JSON on standard output instead of libtest-like lines.
+    pub json: bool,
+    /// Pin the recall in this folder; no recall test without it.
+    pub snapshots: Option<PathBuf>,
+    /// How long one call of the bridge may take.
+    pub op_timeout: Duration,
+}
+
+/// One test of the run: a rule, or the recall snapshot.
+#[derive(Serialize)]
+struct TestRun {
+    name: String,
+    outcome: &'static str,
+    /// The failure report, the reason a test was ignored, or a known violation's reason.
+    detail: Option<String>,
+    #[serde(skip)]
+    known_violation: bool,
+}
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    backend: &'a str,
+    profile: &'a str,
+    seed: Option<u64>,
+    tests: &'a [TestRun],
+    passed: usize,
+    failed: usize,
+    ignored: usize,
+    filtered_out: usize,
+}
+
+const RECALL: &str = "snapshot.recall";
+
+/// Runs the gate; `Err` is bad input or a backend that could not start (exit 2).
+pub fn run(options: Options) -> Result<ExitCode, String> {
+    let (program, args) = options
+        .command
+        .split_first()
+        .ok_or("name the bridge command after `--`, for example `-- python3 bridge.py`")?;
+    let mut command = std::process::Command::new(program);
+    command.args(args);
+    let shown = options
+        .command
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let bridge = start(command, options.op_timeout)
+        .map_err(|err| format!("the bridge `{shown}` could not start: {err}"))?;
+    let backend = options
+        .backend
+        .clone()
+        .unwrap_or_else(|| options.profile.name.clone());
+    let gate = gate(&options, &backend, bridge, &shown);
+    if let Err(problem) = gate.validate() {
+        return Err(format!("the gate's declaration is wrong: {problem}"));
+    }
+    let selected = select(&options, &backend)?;
+    let filtered_out =
+        rules::catalogue().len() + usize::from(options.snapshots.is_some()) - selected.len();
+    let mut runs = Vec::new();
+    let mut printer = Printer::new(!options.json, selected.len());
+    for test in &selected {
+        let run = match test {
+            Selected::Rule(rule) => rule_run(&gate, rule),
+            Selected::Recall(dir) => recall_run(&gate, dir),
+        };
+        printer.line(&run);
+        runs.push(run);
+    }
+    let count = |outcome: &str| runs.iter().filter(|r| r.outcome == outcome).count();
+    let summary = Summary {
+        backend: &backend,
+        profile: &options.profile.name,
+        seed: options.seed,
+        tests: &runs,
+        passed: count("ok"),
+        failed: count("FAILED"),
+        ignored: count("ignored"),
+        filtered_out,
+    };
+    if let Some(path) = &options.junit {
+        let cases: Vec<Case> = runs.iter().map(junit_case).collect();
+        std::fs::write(path, junit::render(&backend, &cases))
+            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+    }
+    if options.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary)
+                .map_err(|err| format!("cannot render JSON: {err}"))?
+        );
+    } else {
+        printer.finish(&summary);
+    }
+    Ok(if summary.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Starts the bridge child once, shaking hands; every case then gets a fresh store of it.
+fn start(command: std::process::Command, timeout: Duration) -> Result<Arc<ProcessBridge>, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|err| format!("no runtime: {err}"))?;
+    runtime
+        .block_on(ProcessBridge::spawn_with_timeout(command, timeout))
+        .map(Arc::new)
+        .map_err(|err| err.to_string())
+}
+
+fn gate(options: &Options, backend: &str, bridge: Arc<ProcessBridge>, shown: &str) -> Gate {
+    let subject = Subject::namespaced(backend, options.profile.clone(), move |namespace| {
+        let bridge = Arc::clone(&bridge);
+        async move {
+            bridge
+                .store(namespace.as_str())
+                .await
+                .unwrap_or_else(|err| panic!("the bridge gave no fresh store: {err}"))
+        }
+    })
+    // The harness waits longer than the bridge, so a hung child is reported by the bridge,
+    // with its standard error.
+    .op_timeout(options.op_timeout + Duration::from_secs(5));
+    let mut gate = Gate::new(subject).reproduce_with(format!(
+        "memory-conformance gate --profile {} --rules '{{rule}}' --seed {{seed}}{} -- {shown}",
+        options.profile_arg,
+        options
+            .cases
+            .map(|c| format!(" --cases {c}"))
+            .unwrap_or_default()
+    ));
+    if let Some(cases) = options.cases {
+        gate = gate.cases(cases);
+    }
+    if let Some(seed) = options.seed {
+        gate = gate.seed(seed);
+    }
+    options
+        .known_violations
+        .iter()
+        .fold(gate, |gate, (rule, reason)| {
+            gate.known_violation(rule, reason)
+        })
+}
+
+enum Selected {
+    Rule(&'static Rule),
+    Recall(PathBuf),
+}
+
+/// The tests `--rules` and `--partition` leave, in catalogue order, the recall last.
+fn select(options: &Options, backend: &str) -> Result<Vec<Selected>, String> {
+    let matches = |id: &str| {
+        options.rules.is_empty()
+            || options.rules.iter().any(|pattern| {
+                let pattern = pattern
+                    .strip_prefix(&format!("{backend}::"))
+                    .unwrap_or(pattern);
+                match pattern.strip_suffix('*') {
+                    Some(prefix) => id.starts_with(prefix),
+                    None => id == pattern,
+                }
+            })
+    };
+    for pattern in &options.rules {
+        let pattern = pattern
+            .strip_prefix(&format!("{backend}::"))
+            .unwrap_or(pattern);
+        let known = rules::catalogue().iter().map(Rule::id).chain([RECALL]);
+        let mut known = known.filter(|id| match pattern.strip_suffix('*') {
+            Some(prefix) => id.starts_with(prefix),
+            None => *id == pattern,
+        });
+        if known.next().is_none() {
+            let ids: Vec<&str> = rules::catalogue().iter().map(Rule::id).collect();
+            return Err(format!(
+                "--rules {pattern:?} matches no test; the rules are {} and {RECALL}",
+                ids.join(", ")
+            ));
+        }
+    }
+    let mut selected: Vec<Selected> = rules::catalogue()
+        .iter()
+        .filter(|rule| matches(rule.id()))
+        .map(Selected::Rule)
+        .collect();
+    if let Some(dir) = &options.snapshots
+        && matches(RECALL)
+    {
+        selected.push(Selected::Recall(dir.clone()));
+    }
+    if let Some((part, of)) = options.partition {
+        selected = selected
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % of == part - 1)
+            .map(|(_, test)| test)
+            .collect();
+    }
+    Ok(selected)
+}
+
+fn rule_run(gate: &Gate, rule: &'static Rule) -> TestRun {
+    let verdict = gate.check(rule);
+    let name = gate.subject().test_name(rule.id());
+    let (outcome, detail, known_violation) = match &verdict {
+        Verdict::Passed { .. } => ("ok", None, false),
+        Verdict::NotApplicable { reason } => ("ignored", Some(reason.clone()), false),
+        Verdict::KnownViolationShown { violation, .. } => (
+            "ok",
+            Some(format!("known violation: {}", violation.reason())),
+            true,
+        ),
+        red => (
+            "FAILED",
+            Some(red.to_string()),
+            matches!(red, Verdict::KnownViolationGone { .. }),
+        ),
+    };
+    TestRun {
+        name,
+        outcome,
+        detail,
+        known_violation,
+    }
+}
+
+fn recall_run(gate: &Gate, dir: &std::path::Path) -> TestRun {
+    let name = gate.subject().test_name(RECALL);
+    let stem: String = gate
+        .subject()
+        .backend()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let pinned = gate.observe_recall().and_then(|(recall, difference)| {
+        let recall = snapshot::pin(dir, &format!("{stem}.recall.md"), &recall);
+        let difference = snapshot::pin(dir, &format!("{stem}.recall_vs_reference.md"), &difference);
+        let problems: Vec<String> = [recall, difference]
+            .into_iter()
+            .filter_map(Result::err)
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("\n"))
+        }
+    });
+    let (outcome, detail) = match pinned {
+        Ok(()) => ("ok", None),
+        Err(problem) => ("FAILED", Some(problem)),
+    };
+    TestRun {
+        name,
+        outcome,
+        detail,
+        known_violation: false,
+    }
+}
+
+fn junit_case(run: &TestRun) -> Case {
+    let outcome = match run.outcome {
+        "ok" => Outcome::Passed {
+            note: run.detail.clone(),
+        },
+        "ignored" => Outcome::Skipped(run.detail.clone().unwrap_or_default()),
+        _ => Outcome::Failed(run.detail.clone().unwrap_or_default()),
+    };
+    Case {
+        name: run.name.clone(),
+        outcome,
+    }
+}
+
+/// libtest's output: `running N tests`, a line per test, the failures, `test result: ...`.
+struct Printer {
+    visible: bool,
+}
+
+impl Printer {
+    fn new(visible: bool, tests: usize) -> Self {
+        if visible {
+            println!("\nrunning {tests} tests");
+        }
+        Self { visible }
+    }
+
+    fn line(&mut self, run: &TestRun) {
+        if !self.visible {
+            return;
+        }
+        let kind = if run.known_violation {
+            "[known-violation] "
+        } else {
+            ""
+        };
+        let reason = match (run.outcome, &run.detail) {
+            ("ignored", Some(reason)) => format!(", {reason}"),
+            _ => String::new(),
+        };
+        println!("test {kind}{} ... {}{reason}", run.name, run.outcome);
+    }
+
+    fn finish(&self, summary: &Summary<'_>) {
+        let failed: Vec<&TestRun> = summary
+            .tests
+            .iter()
+            .filter(|r| r.outcome == "FAILED")
+            .collect();
+        let mut out = String::new();
+        if !failed.is_empty() {
+            out.push_str("\nfailures:\n");
+            for run in &failed {
+                let _ = write!(
+                    out,
+                    "\n---- {} ----\n{}\n",
+                    run.name,
+                    run.detail.as_deref().unwrap_or_default()
+                );
+            }
+            out.push_str("\nfailures:\n");
+            for run in &failed {
+                let _ = writeln!(out, "    {}", run.name);
+            }
+        }
+        let _ = writeln!(
+            out,
+            "\ntest result: {}. {} passed; {} failed; {} ignored; 0 measured; {} filtered out",
+            if failed.is_empty() { "ok" } else { "FAILED" },
+            summary.passed,
+            summary.failed,
+            summary.ignored,
+            summary.filtered_out
+        );
+        for run in summary
+            .tests
+            .iter()
+            .filter(|r| r.known_violation && r.outcome == "ok")
+        {
+            let _ = writeln!(
+                out,
+                "  {} {}",
+                run.name,
+                run.detail.as_deref().unwrap_or_default()
+            );
+        }
+        print!("{out}");
+    }
+}

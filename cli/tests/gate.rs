@@ -1,0 +1,277 @@
+//! `memory-conformance gate`: a backend behind a bridge command gated from the command line,
+//! with JUnit output, rule selection, partitions, recall snapshots in a folder, and exit codes
+//! 0 (green), 1 (a test failed) and 2 (bad input, or the backend could not start).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The kit's own bridge child: the reference over plain dicts, in Python's standard library.
+fn bridge() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/bridge_children/reference_bridge.py")
+}
+
+fn gate(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .arg("gate")
+        .args(args)
+        .arg("--")
+        .arg("python3")
+        .arg(bridge())
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mc-gate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_bridged_backend_is_gated_and_its_recall_pinned_after_review() {
+    let dir = scratch("snapshots");
+    let snapshots = dir.join("snapshots");
+    let junit = dir.join("gate.xml");
+    let args = [
+        "--profile",
+        "reference",
+        "--backend",
+        "dicts",
+        "--cases",
+        "8",
+        "--seed",
+        "5",
+        "--snapshots",
+        snapshots.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ];
+    let first = gate(&args);
+    let stdout = text(&first.stdout);
+    assert_eq!(
+        first.status.code(),
+        Some(1),
+        "{stdout}{}",
+        text(&first.stderr)
+    );
+    assert!(
+        stdout.contains("test dicts::key.isolation ... ok"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("test dicts::durability.reopen ... ignored, the profile does not declare durable storage"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("no recall is pinned at"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "test result: FAILED. 22 passed; 1 failed; 2 ignored; 0 measured; 0 filtered out"
+        ),
+        "{stdout}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase ").count(), 25, "{xml}");
+    assert!(
+        xml.contains("tests=\"25\" failures=\"1\" skipped=\"2\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(
+            "name=\"dicts::snapshot.recall\">\n      <failure message=\"no recall is pinned"
+        ),
+        "{xml}"
+    );
+
+    let review = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args(["snapshot", "review"])
+        .arg(&snapshots)
+        .output()
+        .unwrap();
+    assert!(
+        text(&review.stdout).contains("+| coffee |"),
+        "{}",
+        text(&review.stdout)
+    );
+    let accept = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args(["snapshot", "accept"])
+        .arg(&snapshots)
+        .output()
+        .unwrap();
+    assert!(accept.status.success());
+    assert!(snapshots.join("dicts.recall.md").is_file());
+
+    let second = gate(&args);
+    let stdout = text(&second.stdout);
+    assert_eq!(second.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("test dicts::snapshot.recall ... ok"),
+        "{stdout}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("tests=\"25\" failures=\"0\" skipped=\"2\""),
+        "{xml}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rules_and_partitions_select_tests_and_json_says_what_ran() {
+    let out = gate(&[
+        "--profile",
+        "reference",
+        "--cases",
+        "4",
+        "--rules",
+        "key.*",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = json["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "reference::key.isolation",
+            "reference::key.no_separator_collision"
+        ]
+    );
+    assert_eq!(json["filtered_out"], 22);
+    assert_eq!(json["passed"], 2);
+
+    let halves: Vec<usize> = ["1/2", "2/2"]
+        .iter()
+        .map(|part| {
+            let out = gate(&[
+                "--profile",
+                "reference",
+                "--cases",
+                "2",
+                "--partition",
+                part,
+                "--format",
+                "json",
+            ]);
+            assert!(out.status.success(), "{}", text(&out.stderr));
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            json["tests"].as_array().unwrap().len()
+        })
+        .collect();
+    assert_eq!(halves, [12, 12]);
+}
+
+#[test]
+fn a_profile_that_does_not_describe_the_backend_fails_with_the_reason() {
+    // ADK JS's profile joins app and user with "/", so it implies that pairs which join to one
+    // string share a store; the reference keeps them apart, so the implied violation is gone.
+    let out = gate(&[
+        "--profile",
+        "adk-js",
+        "--cases",
+        "8",
+        "--seed",
+        "1",
+        "--rules",
+        "key.no_separator_collision",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("test [known-violation] adk-js::key.no_separator_collision ... FAILED"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("no longer describes the backend; correct the profile"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_failing_rule_prints_the_command_that_reproduces_it() {
+    let out = gate(&[
+        "--profile",
+        "adk-python",
+        "--backend",
+        "dicts",
+        "--cases",
+        "16",
+        "--seed",
+        "2",
+        "--rules",
+        "punctuation.query",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "rule punctuation.query failed for backend \"dicts\" (profile \"adk-python\")"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("reproduce: memory-conformance gate --profile adk-python --rules 'dicts::punctuation.query' --seed 2 --cases 16 -- python3"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bad_input_and_a_backend_that_cannot_start_exit_2_with_the_reason() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--profile", "nope"], "no profile is called \"nope\""),
+        (
+            &[
+                "--profile",
+                "reference",
+                "--known-violation",
+                "key.isolation",
+            ],
+            "is not RULE=REASON",
+        ),
+        (
+            &[
+                "--profile",
+                "reference",
+                "--known-violation",
+                "key.isolate=typo",
+            ],
+            "\"key.isolate\", which is not a rule id",
+        ),
+        (
+            &["--profile", "reference", "--rules", "keys.*"],
+            "--rules \"keys.*\" matches no test",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = gate(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    let missing = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args([
+            "gate",
+            "--profile",
+            "reference",
+            "--",
+            "/nonexistent/bridge",
+        ])
+        .output()
+        .unwrap();
+    let stderr = text(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the bridge `/nonexistent/bridge` could not start"),
+        "{stderr}"
+    );
+}
