@@ -288,6 +288,7 @@ fn collect_strings(value: &serde_json::Value, out: &mut Vec<String>) {
 mod tests {
     use super::*;
     use crate::profile::Separators;
+    use crate::profile::{Profile, ToolData};
 
     #[test]
     fn word_rules_cut_the_worked_example_as_the_backends_do() {
@@ -350,5 +351,199 @@ mod tests {
             ),
             ["coffee?", "咖", "啡", "咖啡", "啡x", "咖啡x"]
         );
+    }
+
+    fn profile(event_words: WordRule, query_terms: QueryTerms) -> Profile {
+        let mut profile = Profile::reference();
+        profile.event_words = event_words;
+        profile.query_terms = query_terms;
+        profile
+    }
+
+    fn terms(profile: &Profile, query: &str) -> Vec<Vec<String>> {
+        query_terms(profile, query)
+            .into_iter()
+            .map(|t| t.words)
+            .collect()
+    }
+
+    #[test]
+    fn unicode_words_keep_digits_and_underscore_and_split_scripts_only_when_asked() {
+        let plain = WordRule::UnicodeWords { script_runs: false };
+        assert_eq!(
+            text_words(plain, "snake_case 4417 Ⓐb ½x"),
+            ["snake_case", "4417", "b", "½x"]
+        );
+        assert_eq!(text_words(plain, "私はPythonを使う"), ["私はpythonを使う"]);
+        let runs = WordRule::UnicodeWords { script_runs: true };
+        assert_eq!(text_words(runs, "Ⅻ東京"), ["ⅻ東京"]);
+        // Latin Extended and ligatures are Latin; Greek and Cyrillic are not.
+        assert_eq!(text_words(runs, "ﬁxβ"), ["ﬁx", "β", "ﬁxβ"]);
+        assert_eq!(text_words(runs, "ǅaя"), ["ǆa", "я", "ǆaя"]);
+        assert_eq!(text_words(runs, "ḁẞ_1ж"), ["ḁß_1", "ж", "ḁß_1ж"]);
+    }
+
+    #[test]
+    fn whitespace_words_split_only_on_their_separators_and_grams_only_cjk() {
+        let words = |separators, text| {
+            text_words(
+                WordRule::Whitespace {
+                    separators,
+                    cjk_ngrams: false,
+                },
+                text,
+            )
+        };
+        assert_eq!(words(Separators::Space, "a\tb c"), ["a\tb", "c"]);
+        assert_eq!(
+            words(Separators::AsciiWhitespace, "a\u{A0}b\x0Bc"),
+            ["a\u{a0}b", "c"]
+        );
+        assert_eq!(
+            words(Separators::UnicodeWhitespace, "a\u{A0}b\u{85}c\u{FEFF}d"),
+            ["a", "b", "c\u{feff}d"]
+        );
+        assert_eq!(
+            words(
+                Separators::JavaScriptWhitespace,
+                "a\u{85}b\u{FEFF}c\u{3000}d"
+            ),
+            ["a\u{85}b", "c", "d"]
+        );
+        let grams = WordRule::Whitespace {
+            separators: Separators::Space,
+            cjk_ngrams: true,
+        };
+        assert_eq!(text_words(grams, "ab"), ["ab"]);
+        assert_eq!(text_words(grams, "か。"), ["か", "。", "か。", "か。"]);
+        assert_eq!(text_words(grams, "한x"), ["한", "한x", "한x"]);
+        assert_eq!(
+            text_words(grams, "㐀豈⺀"),
+            ["㐀", "豈", "⺀", "㐀豈", "豈⺀", "㐀豈⺀"]
+        );
+    }
+
+    #[test]
+    fn full_text_keeps_marks_of_other_scripts_and_all_diacritics_under_zero() {
+        let zero = WordRule::FullText {
+            remove_diacritics: 0,
+        };
+        let two = WordRule::FullText {
+            remove_diacritics: 2,
+        };
+        assert_eq!(
+            text_words(zero, "Café cafe\u{301}"),
+            ["café", "cafe\u{301}"]
+        );
+        assert_eq!(
+            text_words(two, "к\u{301}от \u{E000}x ΣΑΣ"),
+            ["к\u{301}от", "\u{e000}x", "σασ"]
+        );
+        assert_eq!(text_words(two, "\u{301}\u{301} a"), ["a"]);
+        assert_eq!(text_words(two, "a_b"), ["a", "b"]);
+    }
+
+    #[test]
+    fn query_tokens_lowercase_split_and_drop_repeats() {
+        let reference = Profile::reference();
+        assert_eq!(
+            terms(&reference, "Coffee  coffee? COFFEE\ttea"),
+            [["coffee"], ["coffee?"], ["tea"]].map(|t| t.map(String::from).to_vec())
+        );
+        assert!(terms(&reference, " \t ").is_empty());
+        assert_eq!(terms(&reference, "a\u{A0}b"), [vec!["a\u{a0}b".to_owned()]]);
+    }
+
+    #[test]
+    fn query_words_are_cut_like_text_and_non_ascii_ones_match_as_substrings() {
+        let words = profile(
+            WordRule::UnicodeWords { script_runs: true },
+            QueryTerms::Words {
+                non_ascii_substring: true,
+            },
+        );
+        // The query is cut without script runs, whatever the text rule.
+        assert_eq!(
+            terms(&words, "私はPython coffee?"),
+            [vec!["私はpython".to_owned()], vec!["coffee".to_owned()]]
+        );
+        let terms = query_terms(&words, "咖啡 tea");
+        assert_eq!(terms[0].substring.as_deref(), Some("咖啡"));
+        assert_eq!(terms[1].substring, None);
+        let event = IndexedEvent::new(&words, &Content::text("我喜欢咖啡 and TEA"));
+        assert!(event.matches(&terms[0]) && event.matches(&terms[1]));
+        let no_substrings = profile(
+            WordRule::UnicodeWords { script_runs: true },
+            QueryTerms::Words {
+                non_ascii_substring: false,
+            },
+        );
+        let term = &query_terms(&no_substrings, "咖啡")[0];
+        assert_eq!(term.substring, None);
+        assert!(!IndexedEvent::new(&no_substrings, &Content::text("我喜欢咖啡")).matches(term));
+    }
+
+    #[test]
+    fn query_phrases_drop_operators_and_wordless_tokens_and_match_consecutive_words() {
+        let phrases = profile(
+            WordRule::FullText {
+                remove_diacritics: 2,
+            },
+            QueryTerms::Phrases {
+                separators: Separators::AsciiWhitespace,
+            },
+        );
+        assert_eq!(
+            terms(&phrases, "flat-white AND OR NOT NEAR and ?? Ⓐ café"),
+            [
+                vec!["flat".to_owned(), "white".to_owned()],
+                vec!["and".to_owned()],
+                vec!["cafe".to_owned()]
+            ]
+        );
+        let event = IndexedEvent::new(&phrases, &Content::text("a flat white, please"));
+        let flat_white = &query_terms(&phrases, "flat-white")[0];
+        let white_flat = &query_terms(&phrases, "white-flat")[0];
+        assert!(event.matches(flat_white));
+        assert!(!event.matches(white_flat));
+        assert!(!event.matches(&Term {
+            words: Vec::new(),
+            substring: None
+        }));
+    }
+
+    #[test]
+    fn tool_data_is_read_only_where_indexed_and_wordless_events_have_no_words() {
+        let content = Content::new(vec![
+            Part::function_call(
+                "lookup",
+                serde_json::json!({"q": ["espresso", {"deep": "mocha"}], "n": 7, "b": true}),
+            ),
+            Part::function_response("order", serde_json::json!({"status": "shipped"})),
+            Part::text(""),
+        ]);
+        let mut indexed = Profile::reference();
+        indexed.tool_data = ToolData::Indexed;
+        let event = IndexedEvent::new(&indexed, &content);
+        for word in ["lookup", "espresso", "mocha", "order", "shipped"] {
+            assert!(
+                event.matches(&Term {
+                    words: vec![word.to_owned()],
+                    substring: None
+                }),
+                "{word}"
+            );
+        }
+        assert!(!event.matches(&Term {
+            words: vec!["true".to_owned()],
+            substring: None
+        }));
+        assert!(event.has_words());
+        let plain = IndexedEvent::new(&Profile::reference(), &content);
+        assert!(!plain.has_words());
+        assert!(!plain.matches(&Term {
+            words: vec!["lookup".to_owned()],
+            substring: None
+        }));
     }
 }
