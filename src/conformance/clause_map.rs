@@ -513,7 +513,7 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
                 cjk_ngrams: false,
             },
             WordRule::FullText {
-                remove_diacritics: Default::default(),
+                remove_diacritics: crate::profile::RemoveDiacritics::All,
             },
         ]
         .map(words),

@@ -17,9 +17,9 @@ use serde::Serialize;
 /// Start from a preset ([`Profile::reference`] and the ADK presets) and change what differs:
 ///
 /// ```
-/// use memory_conformance::profile::{Limit, Order, Profile, QueryTerms, WordRule};
+/// use memory_conformance::profile::{Limit, Order, Profile, QueryTerms, RemoveDiacritics, WordRule};
 /// let mut profile = Profile::reference().named("my-fts-backend");
-/// profile.event_words = WordRule::FullText { remove_diacritics: 2 };
+/// profile.event_words = WordRule::FullText { remove_diacritics: RemoveDiacritics::All };
 /// profile.query_terms = QueryTerms::Words { non_ascii_substring: false };
 /// profile.limit = Limit::AtMost(10);
 /// profile.order = Order::Relevance;
@@ -133,12 +133,35 @@ pub enum WordRule {
         cjk_ngrams: bool,
     },
     /// Full-text style (SQLite FTS5 `unicode61`): runs of letters and numbers, each character
-    /// lowercased, the diacritics of Latin letters removed (only letters with one diacritic
-    /// under `remove_diacritics 1`, any under `2`); punctuation separates.
+    /// lowercased, the diacritics of Latin letters removed as `remove_diacritics` says;
+    /// punctuation separates.
     FullText {
-        /// FTS5's `remove_diacritics` option: 0, 1 (FTS5's default) or 2.
-        remove_diacritics: u8,
+        /// FTS5's `remove_diacritics` option.
+        remove_diacritics: RemoveDiacritics,
     },
+}
+
+/// FTS5's `remove_diacritics` option of the `unicode61` tokenizer, for [`WordRule::FullText`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub enum RemoveDiacritics {
+    /// `0`: diacritics stay.
+    Keep,
+    /// `1`, FTS5's default: removed from Latin letters that carry one diacritic.
+    Single,
+    /// `2`: removed from every Latin letter.
+    All,
+}
+
+impl RemoveDiacritics {
+    /// The option's value in an FTS5 `tokenize` clause: `0`, `1` or `2`.
+    pub fn fts5_option(self) -> u8 {
+        match self {
+            Self::Keep => 0,
+            Self::Single => 1,
+            Self::All => 2,
+        }
+    }
 }
 
 /// How a query is cut into terms, and how a term matches an event.

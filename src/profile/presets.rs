@@ -2,8 +2,8 @@
 //! says.
 
 use super::{
-    Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval,
-    Separators, ToolData, WordRule,
+    Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics,
+    Retrieval, Separators, ToolData, WordRule,
 };
 
 impl Profile {
@@ -112,7 +112,7 @@ impl Profile {
                 .into(),
             readd: Readd::Append,
             event_words: WordRule::FullText {
-                remove_diacritics: 1,
+                remove_diacritics: RemoveDiacritics::Single,
             },
             query_terms: QueryTerms::Phrases {
                 separators: Separators::UnicodeWhitespace,

@@ -113,8 +113,9 @@ fn event_words(value: WordRule) -> String {
             }
         ),
         WordRule::FullText { remove_diacritics } => format!(
-            "letters and digits, case and Latin diacritics folded (FTS5 remove_diacritics {remove_diacritics}), \
-             punctuation separates"
+            "letters and digits, case and Latin diacritics folded (FTS5 remove_diacritics {}), \
+             punctuation separates",
+            remove_diacritics.fts5_option()
         ),
     }
 }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-use super::{Profile, QueryTerms, ToolData, WordRule};
+use super::{Profile, QueryTerms, RemoveDiacritics, ToolData, WordRule};
 use crate::{Content, Part};
 
 /// The words of `text` under `rule`, in order (repeats kept, for phrase matching).
@@ -128,12 +128,12 @@ fn is_full_text_char(c: char) -> bool {
 /// own (so a final `Σ` becomes `σ`), a precomposed Latin letter replaced by its base letter
 /// when it carries one diacritic (any number with `remove_diacritics 2`), and a combining
 /// diacritic after a Latin letter dropped. Other scripts keep their marks.
-fn fold_full_text(word: &str, remove_diacritics: u8) -> String {
+fn fold_full_text(word: &str, remove_diacritics: RemoveDiacritics) -> String {
     let mut folded = String::with_capacity(word.len());
     let mut after_latin = false;
     for c in word.chars() {
         if is_combining_mark(c) {
-            if !after_latin || remove_diacritics == 0 {
+            if !after_latin || remove_diacritics == RemoveDiacritics::Keep {
                 folded.push(c);
             }
             continue;
@@ -143,7 +143,11 @@ fn fold_full_text(word: &str, remove_diacritics: u8) -> String {
         after_latin = is_latin(base);
         let fold = after_latin
             && marks > 0
-            && (remove_diacritics >= 2 || (remove_diacritics == 1 && marks == 1));
+            && match remove_diacritics {
+                RemoveDiacritics::Keep => false,
+                RemoveDiacritics::Single => marks == 1,
+                RemoveDiacritics::All => true,
+            };
         folded.push(if fold { base } else { c });
     }
     folded.chars().flat_map(char::to_lowercase).collect()
@@ -328,10 +332,10 @@ mod tests {
             ]
         );
         let one = WordRule::FullText {
-            remove_diacritics: 1,
+            remove_diacritics: RemoveDiacritics::Single,
         };
         let two = WordRule::FullText {
-            remove_diacritics: 2,
+            remove_diacritics: RemoveDiacritics::All,
         };
         assert_eq!(
             text_words(two, "Café cafe\u{301} NAI\u{308}VE flat-white 4417 ΟΔΟΣ"),
@@ -426,10 +430,10 @@ mod tests {
     #[test]
     fn full_text_keeps_marks_of_other_scripts_and_all_diacritics_under_zero() {
         let zero = WordRule::FullText {
-            remove_diacritics: 0,
+            remove_diacritics: RemoveDiacritics::Keep,
         };
         let two = WordRule::FullText {
-            remove_diacritics: 2,
+            remove_diacritics: RemoveDiacritics::All,
         };
         assert_eq!(
             text_words(zero, "Café cafe\u{301}"),
@@ -487,7 +491,7 @@ mod tests {
     fn query_phrases_drop_operators_and_wordless_tokens_and_match_consecutive_words() {
         let phrases = profile(
             WordRule::FullText {
-                remove_diacritics: 2,
+                remove_diacritics: RemoveDiacritics::All,
             },
             QueryTerms::Phrases {
                 separators: Separators::AsciiWhitespace,

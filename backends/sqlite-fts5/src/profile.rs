@@ -1,5 +1,5 @@
 use memory_conformance::profile::Profile;
-use memory_conformance::profile::{Limit, Order, QueryTerms, WordRule};
+use memory_conformance::profile::{Limit, Order, QueryTerms, RemoveDiacritics, WordRule};
 
 use crate::DEFAULT_RESULT_LIMIT;
 
@@ -19,7 +19,7 @@ pub fn profile() -> Profile {
         .named("sqlite-fts5")
         .with_provenance(concat!("memory-sqlite-fts5 ", env!("CARGO_PKG_VERSION")));
     profile.event_words = WordRule::FullText {
-        remove_diacritics: 2,
+        remove_diacritics: RemoveDiacritics::All,
     };
     profile.query_terms = QueryTerms::Words {
         non_ascii_substring: false,
