@@ -27,9 +27,11 @@ enum Command {
         after_help = "Examples:\n  memory-conformance gate --profile adk-python --snapshots memory-snapshots --junit gate.xml -- python3 bridge.py\n  memory-conformance gate --profile reference --rules 'key.*' --seed 7 -- node bridge.mjs"
     )]
     Gate {
-        /// The profile the backend declares: a preset name (reference, adk-python, adk-js,
-        /// adk-java, adk-go, adk-rust-in-memory, adk-rust-sqlite, sqlite-fts5).
-        #[arg(long, value_name = "NAME")]
+        /// The profile the backend declares: a profile file (.toml, docs/profile-format.md),
+        /// whose known violations and gate options apply too, or a preset name (reference,
+        /// adk-python, adk-js, adk-java, adk-go, adk-rust-in-memory, adk-rust-sqlite,
+        /// sqlite-fts5).
+        #[arg(long, value_name = "FILE|NAME")]
         profile: String,
         /// The backend's name in test names (default: the profile's name).
         #[arg(long, value_name = "NAME")]
@@ -58,12 +60,28 @@ enum Command {
         /// Pin the backend's recall on the probe corpus in this folder (test `snapshot.recall`).
         #[arg(long, value_name = "DIR")]
         snapshots: Option<PathBuf>,
-        /// How long one call of the bridge may take, in seconds.
-        #[arg(long, value_name = "SECONDS", default_value_t = 20)]
-        op_timeout: u64,
+        /// How long one call of the bridge may take, in seconds (default: the profile file's,
+        /// else 20).
+        #[arg(long, value_name = "SECONDS")]
+        op_timeout: Option<u64>,
         /// The bridge's program and arguments.
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<std::ffi::OsString>,
+    },
+    /// Show a profile, dimension by dimension, or write it as a profile file to start from.
+    #[command(
+        after_help = "Examples:\n  memory-conformance profile show adk-python\n  memory-conformance profile show my-backend.toml\n  memory-conformance profile show adk-python --format toml > my-backend.toml"
+    )]
+    Profile {
+        /// `show` prints the profile.
+        #[arg(value_enum)]
+        action: ProfileAction,
+        /// A preset name or a profile file.
+        #[arg(value_name = "NAME|FILE")]
+        profile: String,
+        /// `table` (the dimensions as the reports show them) or `toml` (a profile file).
+        #[arg(long, value_enum, default_value_t = ProfileFormat::Table)]
+        format: ProfileFormat,
     },
     /// Review or accept the recall snapshots that `gate --snapshots DIR` wrote as `.new`.
     #[command(
@@ -175,6 +193,22 @@ enum OutputFormat {
     Json,
 }
 
+/// What `profile` does.
+#[derive(Clone, Copy, ValueEnum)]
+enum ProfileAction {
+    /// Print the profile.
+    Show,
+}
+
+/// How `profile show` prints.
+#[derive(Clone, Copy, ValueEnum)]
+enum ProfileFormat {
+    /// Dimension by dimension.
+    Table,
+    /// As a profile file, every dimension written out.
+    Toml,
+}
+
 /// What `snapshot` does.
 #[derive(Clone, Copy, ValueEnum)]
 enum SnapshotAction {
@@ -241,24 +275,38 @@ fn main() -> ExitCode {
                     .ok_or_else(|| format!("--known-violation {declared:?} is not RULE=REASON"))
             })
             .collect::<Result<Vec<_>, String>>()
-            .and_then(|known_violations| {
-                let preset = profiles::by_name(&profile)?;
+            .and_then(|mut known_violations| {
+                let file = profiles::load(&profile)?;
+                known_violations.extend(file.known_violations);
                 gate::run(gate::Options {
                     command,
-                    profile: preset,
+                    profile: file.profile,
                     profile_arg: profile,
                     backend,
                     known_violations,
                     rules,
-                    cases,
-                    seed,
+                    cases: cases.or(file.cases),
+                    seed: seed.or(file.seed),
                     partition,
                     junit,
                     json: matches!(format, GateFormat::Json),
                     snapshots,
-                    op_timeout: std::time::Duration::from_secs(op_timeout.max(1)),
+                    op_timeout: std::time::Duration::from_secs(
+                        op_timeout.or(file.op_timeout_seconds).unwrap_or(20).max(1),
+                    ),
                 })
             }),
+        Command::Profile {
+            action: ProfileAction::Show,
+            profile,
+            format,
+        } => profiles::load(&profile).map(|file| {
+            match format {
+                ProfileFormat::Table => println!("{}", file.profile),
+                ProfileFormat::Toml => print!("{}", file.to_toml()),
+            }
+            ExitCode::SUCCESS
+        }),
         Command::Snapshot { action, dir } => match action {
             SnapshotAction::Review => snapshot::review(&dir).map(|text| {
                 print!("{text}");

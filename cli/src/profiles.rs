@@ -1,29 +1,40 @@
-//! The profiles `explain` and `diagnose` take by name.
+//! The profiles the commands take: a preset by name, or a profile file (format 1, see
+//! docs/profile-format.md).
 
-use memory_conformance::profile::Profile;
+use std::path::Path;
+
+use memory_conformance::profile::{Profile, ProfileFile};
 
 /// Every preset, by the name `--profile` takes.
 pub fn presets() -> Vec<Profile> {
-    vec![
-        Profile::reference(),
-        Profile::adk_python(),
-        Profile::adk_js(),
-        Profile::adk_java(),
-        Profile::adk_go(),
-        Profile::adk_rust_in_memory(),
-        Profile::adk_rust_sqlite(),
-        memory_sqlite_fts5::profile(),
-    ]
+    let mut presets = memory_conformance::profile::presets();
+    presets.push(memory_sqlite_fts5::profile());
+    presets
 }
 
-/// The preset called `name`, or an error listing them.
+/// The preset called `name`, or the profile file at that path, or an error listing the
+/// presets.
 pub fn by_name(name: &str) -> Result<Profile, String> {
+    load(name).map(|file| file.profile)
+}
+
+/// The profile file at `arg` (a path ending in `.toml`, or any existing file), or the preset
+/// called `arg` as a file with nothing else declared.
+pub fn load(arg: &str) -> Result<ProfileFile, String> {
+    let path = Path::new(arg);
+    if arg.ends_with(".toml") || path.is_file() {
+        return ProfileFile::read(path).map_err(|err| err.to_string());
+    }
     let presets = presets();
     let names: Vec<String> = presets.iter().map(|p| p.name.clone()).collect();
-    presets.into_iter().find(|p| p.name == name).ok_or_else(|| {
-        format!(
-            "no profile is called {name:?}; the presets are {}",
-            names.join(", ")
-        )
-    })
+    presets
+        .into_iter()
+        .find(|p| p.name == arg)
+        .map(ProfileFile::of)
+        .ok_or_else(|| {
+            format!(
+                "no profile is called {arg:?}; the presets are {}, or name a profile file (.toml)",
+                names.join(", ")
+            )
+        })
 }

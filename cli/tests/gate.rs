@@ -275,3 +275,55 @@ fn bad_input_and_a_backend_that_cannot_start_exit_2_with_the_reason() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_profile_file_declares_the_profile_its_known_violations_and_the_gate_options() {
+    let dir = scratch("profile-file");
+    let file = dir.join("dicts.toml");
+    // The file declares a known violation the dict reference does not have: the file's
+    // violations and gate options apply, so the violation shows as gone after 4 cases.
+    std::fs::write(
+        &file,
+        "format = 1\nextends = \"reference\"\nname = \"dicts\"\n\n[[known_violation]]\nrule = \"result.fidelity\"\nreason = \"claimed, not true\"\n\n[gate]\ncases = 4\nseed = 9\n",
+    )
+    .unwrap();
+    let out = gate(&["--profile", file.to_str().unwrap(), "--rules", "result.*"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("test [known-violation] dicts::result.fidelity ... FAILED"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("the rule now holds (4 cases)"), "{stdout}");
+    assert!(
+        stdout.contains("test dicts::result.limit ... ok"),
+        "{stdout}"
+    );
+
+    let show = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args(["profile", "show"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        text(&show.stdout).starts_with("profile dicts (extends reference)"),
+        "{}",
+        text(&show.stdout)
+    );
+
+    std::fs::write(
+        &file,
+        "format = 1\nextends = \"reference\"\nreadd = \"upsert\"\n",
+    )
+    .unwrap();
+    let bad = gate(&["--profile", file.to_str().unwrap()]);
+    let stderr = text(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "dicts.toml: line 3, column 9 (`readd = \"upsert\"`): unknown variant `upsert`"
+        ),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

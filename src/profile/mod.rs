@@ -4,6 +4,7 @@
 //! dimensions' docs), so a profile is both the contract a backend is gated against and the
 //! documentation of how it behaves.
 
+mod file;
 mod presets;
 mod table;
 // Read by the oracle (the harness) and by profile-aware explanation.
@@ -11,6 +12,8 @@ mod table;
 pub(crate) mod words;
 
 use serde::Serialize;
+
+pub use file::{PROFILE_FORMAT, ProfileFile, ProfileFileError, presets};
 
 /// How a backend means to behave, dimension by dimension.
 ///

@@ -1,0 +1,705 @@
+//! Profiles as TOML files, format 1: every dimension and capability of a [`Profile`], a preset
+//! to start from (`extends`), the known violations of the backend's gate and the gate's
+//! options. `docs/profile-format.md` describes every key.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics,
+    Retrieval, Separators, ToolData, WordRule,
+};
+
+/// The format version this kit reads and writes.
+pub const PROFILE_FORMAT: u32 = 1;
+
+/// A profile file: the profile, and the gate's declaration that goes with it.
+///
+/// ```
+/// use memory_conformance::profile::{Limit, ProfileFile};
+/// let file = ProfileFile::parse(r#"
+///     format = 1
+///     extends = "adk-python"
+///     name = "my-sqlite-memory"
+///     limit = 25
+///
+///     [[known_violation]]
+///     rule = "result.fidelity"
+///     reason = "naive local timestamps"
+/// "#).unwrap();
+/// assert_eq!(file.profile.name, "my-sqlite-memory");
+/// assert_eq!(file.profile.limit, Limit::AtMost(25));
+/// assert_eq!(file.profile.key, memory_conformance::profile::Profile::adk_python().key);
+/// assert_eq!(file.known_violations[0].0, "result.fidelity");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProfileFile {
+    /// The profile.
+    pub profile: Profile,
+    /// Known violations the gate declares: (rule id, reason).
+    pub known_violations: Vec<(String, String)>,
+    /// Generated cases per rule, if the file says.
+    pub cases: Option<u32>,
+    /// The seed, if the file says.
+    pub seed: Option<u64>,
+    /// The per-call timeout in seconds, if the file says.
+    pub op_timeout_seconds: Option<u64>,
+}
+
+/// Why a profile file cannot be read: where (line and column), which field, and what was
+/// expected.
+#[derive(Debug)]
+pub struct ProfileFileError {
+    message: String,
+}
+
+impl std::fmt::Display for ProfileFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ProfileFileError {}
+
+impl ProfileFile {
+    /// Reads a profile file's text.
+    pub fn parse(text: &str) -> Result<Self, ProfileFileError> {
+        let raw: RawFile = toml::from_str(text).map_err(|err| ProfileFileError {
+            message: located(text, &err),
+        })?;
+        raw.into_file()
+            .map_err(|message| ProfileFileError { message })
+    }
+
+    /// Reads the profile file at `path`; errors name the file.
+    pub fn read(path: &Path) -> Result<Self, ProfileFileError> {
+        let text = std::fs::read_to_string(path).map_err(|err| ProfileFileError {
+            message: format!("{}: cannot read the profile file: {err}", path.display()),
+        })?;
+        Self::parse(&text).map_err(|err| ProfileFileError {
+            message: format!("{}: {err}", path.display()),
+        })
+    }
+
+    /// The file of `profile` alone, every dimension written out (no `extends`).
+    pub fn of(profile: Profile) -> Self {
+        Self {
+            profile,
+            known_violations: Vec::new(),
+            cases: None,
+            seed: None,
+            op_timeout_seconds: None,
+        }
+    }
+
+    /// The file as TOML, every dimension written out; [`ProfileFile::parse`] reads it back to
+    /// the same value.
+    pub fn to_toml(&self) -> String {
+        let raw = RawFile::from_file(self);
+        toml::to_string(&raw).unwrap_or_else(|err| format!("# cannot write the profile: {err}\n"))
+    }
+}
+
+/// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`, `adk-js`,
+/// `adk-go`, `adk-rust-in-memory`, `adk-rust-sqlite`.
+pub fn presets() -> Vec<Profile> {
+    vec![
+        Profile::reference(),
+        Profile::adk_java(),
+        Profile::adk_python(),
+        Profile::adk_js(),
+        Profile::adk_go(),
+        Profile::adk_rust_in_memory(),
+        Profile::adk_rust_sqlite(),
+    ]
+}
+
+/// The message of a TOML or field error, with the line and column it points at.
+fn located(text: &str, err: &toml::de::Error) -> String {
+    let message = err.message().trim_end();
+    match err.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before
+                .rfind('\n')
+                .map_or(before.len(), |i| before.len() - i - 1)
+                + 1;
+            let source = text.lines().nth(line - 1).unwrap_or_default().trim();
+            format!("line {line}, column {column} (`{source}`): {message}")
+        }
+        None => message.to_owned(),
+    }
+}
+
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    format: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    extends: Option<String>,
+    name: Option<String>,
+    provenance: Option<String>,
+    retrieval: Option<RawRetrieval>,
+    key: Option<RawKey>,
+    readd: Option<RawReadd>,
+    multi_word: Option<RawMultiWord>,
+    tool_data: Option<RawToolData>,
+    limit: Option<RawLimit>,
+    order: Option<RawOrder>,
+    event_words: Option<RawWords>,
+    query_terms: Option<RawTerms>,
+    capabilities: Option<RawCapabilities>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    known_violation: Vec<RawViolation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gate: Option<RawGate>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawRetrieval {
+    Lexical,
+    Semantic,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawKey {
+    Structured,
+    JoinedWithSlash,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawReadd {
+    Replace,
+    Append,
+    ReplaceUnlessNoText,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawMultiWord {
+    AnyWord,
+    AllWords,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawToolData {
+    NotIndexed,
+    Indexed,
+}
+
+/// `"unlimited"` or a number of entries.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(untagged)]
+enum RawLimit {
+    AtMost(u32),
+    Named(RawUnlimited),
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawUnlimited {
+    Unlimited,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawOrder {
+    Unordered,
+    Insertion,
+    InsertionIntegerIdsFirst,
+    MatchedTerms,
+    Relevance,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawSeparators {
+    AsciiWhitespace,
+    UnicodeWhitespace,
+    JavascriptWhitespace,
+    Space,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawRemoveDiacritics {
+    Keep,
+    Single,
+    All,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
+enum RawWords {
+    AsciiLetters,
+    UnicodeWords {
+        #[serde(default)]
+        script_runs: bool,
+    },
+    Whitespace {
+        separators: RawSeparators,
+        #[serde(default)]
+        cjk_ngrams: bool,
+    },
+    FullText {
+        remove_diacritics: RawRemoveDiacritics,
+    },
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
+enum RawTerms {
+    Tokens {
+        separators: RawSeparators,
+    },
+    Words {
+        #[serde(default)]
+        non_ascii_substring: bool,
+    },
+    Phrases {
+        separators: RawSeparators,
+    },
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawCapabilities {
+    #[serde(default)]
+    durable: bool,
+    #[serde(default)]
+    shared: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawViolation {
+    rule: String,
+    reason: String,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawGate {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cases: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    op_timeout_seconds: Option<u64>,
+}
+
+impl RawFile {
+    fn into_file(self) -> Result<ProfileFile, String> {
+        match self.format {
+            Some(PROFILE_FORMAT) => {}
+            Some(other) => {
+                return Err(format!(
+                    "field `format`: this kit reads profile format {PROFILE_FORMAT}, not {other}"
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "field `format` is missing: start the file with `format = {PROFILE_FORMAT}`"
+                ));
+            }
+        }
+        let mut profile = match &self.extends {
+            Some(name) => presets()
+                .into_iter()
+                .find(|p| &p.name == name)
+                .ok_or_else(|| {
+                    let names: Vec<String> = presets().into_iter().map(|p| p.name).collect();
+                    format!(
+                        "field `extends`: no preset is called {name:?}; the presets are {}",
+                        names.join(", ")
+                    )
+                })?,
+            None => {
+                let missing: Vec<&str> = [
+                    ("name", self.name.is_none()),
+                    ("retrieval", self.retrieval.is_none()),
+                    ("key", self.key.is_none()),
+                    ("readd", self.readd.is_none()),
+                    ("multi_word", self.multi_word.is_none()),
+                    ("tool_data", self.tool_data.is_none()),
+                    ("limit", self.limit.is_none()),
+                    ("order", self.order.is_none()),
+                    ("event_words", self.event_words.is_none()),
+                    ("query_terms", self.query_terms.is_none()),
+                ]
+                .into_iter()
+                .filter_map(|(field, missing)| missing.then_some(field))
+                .collect();
+                if !missing.is_empty() {
+                    return Err(format!(
+                        "without `extends`, every dimension must be given; missing: {}",
+                        missing.join(", ")
+                    ));
+                }
+                Profile::reference()
+            }
+        };
+        if let Some(name) = self.name {
+            if name.trim().is_empty() {
+                return Err("field `name`: the profile needs a name".into());
+            }
+            profile.name = name;
+        }
+        if let Some(provenance) = self.provenance {
+            profile.provenance = provenance;
+        } else if self.extends.is_some() {
+            profile.provenance = format!("extends {}", self.extends.as_deref().unwrap_or_default());
+        }
+        if let Some(value) = self.retrieval {
+            profile.retrieval = match value {
+                RawRetrieval::Lexical => Retrieval::Lexical,
+                RawRetrieval::Semantic => Retrieval::Semantic,
+            };
+        }
+        if let Some(value) = self.key {
+            profile.key = match value {
+                RawKey::Structured => KeyScheme::Structured,
+                RawKey::JoinedWithSlash => KeyScheme::JoinedWithSlash,
+            };
+        }
+        if let Some(value) = self.readd {
+            profile.readd = match value {
+                RawReadd::Replace => Readd::Replace,
+                RawReadd::Append => Readd::Append,
+                RawReadd::ReplaceUnlessNoText => Readd::ReplaceUnlessNoText,
+            };
+        }
+        if let Some(value) = self.multi_word {
+            profile.multi_word = match value {
+                RawMultiWord::AnyWord => MultiWord::AnyWord,
+                RawMultiWord::AllWords => MultiWord::AllWords,
+            };
+        }
+        if let Some(value) = self.tool_data {
+            profile.tool_data = match value {
+                RawToolData::NotIndexed => ToolData::NotIndexed,
+                RawToolData::Indexed => ToolData::Indexed,
+            };
+        }
+        if let Some(value) = self.limit {
+            profile.limit = match value {
+                RawLimit::AtMost(0) => {
+                    return Err("field `limit`: a limit of 0 returns nothing; give at least 1, or \"unlimited\"".into());
+                }
+                RawLimit::AtMost(n) => Limit::AtMost(n as usize),
+                RawLimit::Named(RawUnlimited::Unlimited) => Limit::Unlimited,
+            };
+        }
+        if let Some(value) = self.order {
+            profile.order = match value {
+                RawOrder::Unordered => Order::Unordered,
+                RawOrder::Insertion => Order::Insertion {
+                    integer_ids_first: false,
+                },
+                RawOrder::InsertionIntegerIdsFirst => Order::Insertion {
+                    integer_ids_first: true,
+                },
+                RawOrder::MatchedTerms => Order::MatchedTerms,
+                RawOrder::Relevance => Order::Relevance,
+            };
+        }
+        if let Some(value) = self.event_words {
+            profile.event_words = match value {
+                RawWords::AsciiLetters => WordRule::AsciiLetters,
+                RawWords::UnicodeWords { script_runs } => WordRule::UnicodeWords { script_runs },
+                RawWords::Whitespace {
+                    separators,
+                    cjk_ngrams,
+                } => WordRule::Whitespace {
+                    separators: separators.into(),
+                    cjk_ngrams,
+                },
+                RawWords::FullText { remove_diacritics } => WordRule::FullText {
+                    remove_diacritics: match remove_diacritics {
+                        RawRemoveDiacritics::Keep => RemoveDiacritics::Keep,
+                        RawRemoveDiacritics::Single => RemoveDiacritics::Single,
+                        RawRemoveDiacritics::All => RemoveDiacritics::All,
+                    },
+                },
+            };
+        }
+        if let Some(value) = self.query_terms {
+            profile.query_terms = match value {
+                RawTerms::Tokens { separators } => QueryTerms::Tokens {
+                    separators: separators.into(),
+                },
+                RawTerms::Words {
+                    non_ascii_substring,
+                } => QueryTerms::Words {
+                    non_ascii_substring,
+                },
+                RawTerms::Phrases { separators } => QueryTerms::Phrases {
+                    separators: separators.into(),
+                },
+            };
+        }
+        if let Some(value) = self.capabilities {
+            profile.capabilities = Capabilities {
+                durable: value.durable,
+                shared: value.shared,
+            };
+        }
+        let gate = self.gate.unwrap_or_default();
+        Ok(ProfileFile {
+            profile,
+            known_violations: self
+                .known_violation
+                .into_iter()
+                .map(|v| (v.rule, v.reason))
+                .collect(),
+            cases: gate.cases,
+            seed: gate.seed,
+            op_timeout_seconds: gate.op_timeout_seconds,
+        })
+    }
+
+    fn from_file(file: &ProfileFile) -> Self {
+        let p = &file.profile;
+        let separators = |s: Separators| match s {
+            Separators::AsciiWhitespace => RawSeparators::AsciiWhitespace,
+            Separators::UnicodeWhitespace => RawSeparators::UnicodeWhitespace,
+            Separators::JavaScriptWhitespace => RawSeparators::JavascriptWhitespace,
+            Separators::Space => RawSeparators::Space,
+        };
+        let gate = RawGate {
+            cases: file.cases,
+            seed: file.seed,
+            op_timeout_seconds: file.op_timeout_seconds,
+        };
+        Self {
+            format: Some(PROFILE_FORMAT),
+            extends: None,
+            name: Some(p.name.clone()),
+            provenance: Some(p.provenance.clone()),
+            retrieval: Some(match p.retrieval {
+                Retrieval::Lexical => RawRetrieval::Lexical,
+                Retrieval::Semantic => RawRetrieval::Semantic,
+            }),
+            key: Some(match p.key {
+                KeyScheme::Structured => RawKey::Structured,
+                KeyScheme::JoinedWithSlash => RawKey::JoinedWithSlash,
+            }),
+            readd: Some(match p.readd {
+                Readd::Replace => RawReadd::Replace,
+                Readd::Append => RawReadd::Append,
+                Readd::ReplaceUnlessNoText => RawReadd::ReplaceUnlessNoText,
+            }),
+            multi_word: Some(match p.multi_word {
+                MultiWord::AnyWord => RawMultiWord::AnyWord,
+                MultiWord::AllWords => RawMultiWord::AllWords,
+            }),
+            tool_data: Some(match p.tool_data {
+                ToolData::NotIndexed => RawToolData::NotIndexed,
+                ToolData::Indexed => RawToolData::Indexed,
+            }),
+            limit: Some(match p.limit {
+                Limit::Unlimited => RawLimit::Named(RawUnlimited::Unlimited),
+                Limit::AtMost(n) => RawLimit::AtMost(u32::try_from(n).unwrap_or(u32::MAX)),
+            }),
+            order: Some(match p.order {
+                Order::Unordered => RawOrder::Unordered,
+                Order::Insertion {
+                    integer_ids_first: false,
+                } => RawOrder::Insertion,
+                Order::Insertion {
+                    integer_ids_first: true,
+                } => RawOrder::InsertionIntegerIdsFirst,
+                Order::MatchedTerms => RawOrder::MatchedTerms,
+                Order::Relevance => RawOrder::Relevance,
+            }),
+            event_words: Some(match p.event_words {
+                WordRule::AsciiLetters => RawWords::AsciiLetters,
+                WordRule::UnicodeWords { script_runs } => RawWords::UnicodeWords { script_runs },
+                WordRule::Whitespace {
+                    separators: s,
+                    cjk_ngrams,
+                } => RawWords::Whitespace {
+                    separators: separators(s),
+                    cjk_ngrams,
+                },
+                WordRule::FullText { remove_diacritics } => RawWords::FullText {
+                    remove_diacritics: match remove_diacritics {
+                        RemoveDiacritics::Keep => RawRemoveDiacritics::Keep,
+                        RemoveDiacritics::Single => RawRemoveDiacritics::Single,
+                        RemoveDiacritics::All => RawRemoveDiacritics::All,
+                    },
+                },
+            }),
+            query_terms: Some(match p.query_terms {
+                QueryTerms::Tokens { separators: s } => RawTerms::Tokens {
+                    separators: separators(s),
+                },
+                QueryTerms::Words {
+                    non_ascii_substring,
+                } => RawTerms::Words {
+                    non_ascii_substring,
+                },
+                QueryTerms::Phrases { separators: s } => RawTerms::Phrases {
+                    separators: separators(s),
+                },
+            }),
+            capabilities: Some(RawCapabilities {
+                durable: p.capabilities.durable,
+                shared: p.capabilities.shared,
+            }),
+            known_violation: file
+                .known_violations
+                .iter()
+                .map(|(rule, reason)| RawViolation {
+                    rule: rule.clone(),
+                    reason: reason.clone(),
+                })
+                .collect(),
+            gate: (gate.cases.is_some()
+                || gate.seed.is_some()
+                || gate.op_timeout_seconds.is_some())
+            .then_some(gate),
+        }
+    }
+}
+
+impl From<RawSeparators> for Separators {
+    fn from(value: RawSeparators) -> Self {
+        match value {
+            RawSeparators::AsciiWhitespace => Self::AsciiWhitespace,
+            RawSeparators::UnicodeWhitespace => Self::UnicodeWhitespace,
+            RawSeparators::JavascriptWhitespace => Self::JavaScriptWhitespace,
+            RawSeparators::Space => Self::Space,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_round_trips_through_the_format() {
+        for preset in presets() {
+            let mut file = ProfileFile::of(preset.clone());
+            file.known_violations = vec![("result.fidelity".into(), "naive \"local\" time".into())];
+            file.cases = Some(64);
+            let text = file.to_toml();
+            let back = ProfileFile::parse(&text)
+                .unwrap_or_else(|err| panic!("{}: {err}\n{text}", preset.name));
+            assert_eq!(back, file, "{text}");
+        }
+    }
+
+    #[test]
+    fn extends_starts_from_a_preset_and_overrides_whole_dimensions() {
+        let file = ProfileFile::parse(
+            "format = 1\nextends = \"adk-js\"\nname = \"x\"\n[event_words]\nrule = \"full-text\"\nremove_diacritics = \"single\"\n[capabilities]\ndurable = true\n[gate]\nseed = 7\nop_timeout_seconds = 30\n",
+        )
+        .unwrap();
+        let adk_js = Profile::adk_js();
+        assert_eq!(file.profile.key, adk_js.key);
+        assert_eq!(file.profile.query_terms, adk_js.query_terms);
+        assert_eq!(
+            file.profile.event_words,
+            WordRule::FullText {
+                remove_diacritics: RemoveDiacritics::Single
+            }
+        );
+        assert!(file.profile.capabilities.durable && !file.profile.capabilities.shared);
+        assert_eq!(
+            (file.seed, file.op_timeout_seconds, file.cases),
+            (Some(7), Some(30), None)
+        );
+        assert_eq!(file.profile.provenance, "extends adk-js");
+    }
+
+    #[test]
+    fn a_bad_file_names_the_line_and_the_field() {
+        let cases = [
+            (
+                "format = 1\nextends = \"reference\"\nreadd = \"upsert\"\n",
+                "line 3, column 9 (`readd = \"upsert\"`): unknown variant `upsert`, expected one of `replace`, `append`, `replace-unless-no-text`",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\nlimt = 3\n",
+                "line 3, column 1 (`limt = 3`): unknown field `limt`, expected one of",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\n[event_words]\nrule = \"full-text\"\n",
+                "missing field `remove_diacritics`",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\nlimit = \"many\"\n",
+                "line 3, column 9 (`limit = \"many\"`)",
+            ),
+            (
+                "format = 1\nextends = \"nope\"\n",
+                "field `extends`: no preset is called \"nope\"; the presets are reference, adk-java",
+            ),
+            (
+                "format = 2\n",
+                "field `format`: this kit reads profile format 1, not 2",
+            ),
+            ("extends = \"reference\"\n", "field `format` is missing"),
+            (
+                "format = 1\nname = \"x\"\n",
+                "without `extends`, every dimension must be given; missing: retrieval, key",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\nlimit = 0\n",
+                "field `limit`: a limit of 0 returns nothing",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\n[[known_violation]]\nrule = \"x\"\n",
+                "missing field `reason`",
+            ),
+            ("format = 1\nextends = [\n", "line 2, column"),
+        ];
+        for (text, expected) in cases {
+            let err = ProfileFile::parse(text).unwrap_err().to_string();
+            assert!(
+                err.contains(expected),
+                "{text:?}\n  gave: {err}\n  want: {expected}"
+            );
+        }
+        let missing = ProfileFile::read(Path::new("/nonexistent/profile.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            missing.starts_with("/nonexistent/profile.toml: cannot read the profile file"),
+            "{missing}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod docs {
+    use super::*;
+
+    #[test]
+    fn the_example_of_the_format_page_reads() {
+        let page = include_str!("../../docs/profile-format.md");
+        let example = page
+            .split("```toml\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .expect("the page has a TOML example");
+        let file = ProfileFile::parse(example).unwrap();
+        assert_eq!(file.profile.name, "my-sqlite-memory");
+        assert_eq!(file.profile.limit, Limit::AtMost(25));
+        assert!(file.profile.capabilities.durable);
+        assert_eq!(file.known_violations.len(), 1);
+        assert_eq!(
+            (file.cases, file.seed, file.op_timeout_seconds),
+            (Some(128), Some(2026), Some(20))
+        );
+    }
+}
