@@ -55,6 +55,8 @@ fn command() -> Command {
     // on the machine the gate runs on.
     command
         .env("TZ", "UTC")
+        // The bridge helper, `memory_conformance_bridge`, that bridge.py serves the package with.
+        .env("PYTHONPATH", bridges_dir().join("python"))
         .arg("bridge.py")
         .current_dir(bridges_dir().join("adk-python"));
     command

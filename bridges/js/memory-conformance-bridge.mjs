@@ -1,0 +1,140 @@
+// Serve any ADK JS memory service as a memory-conformance bridge (bridge protocol 1, see
+// docs/bridge-protocol.md). A bridge is then a few lines:
+//
+//   import {InMemoryMemoryService, createEvent, createSession} from '@google/adk';
+//   import {serve} from 'memory-conformance-bridge';
+//
+//   await serve(() => new InMemoryMemoryService(), {
+//     backend: 'adk-js', version: '@google/adk 2.0.0', createEvent, createSession,
+//   });
+//
+// `serve` reads one JSON request per line on stdin and answers each on stdout; everything the
+// service logs goes to stderr. Each `reset` makes a fresh service from the factory; `add`
+// converts the kit's session JSON with the package's own createSession and createEvent
+// (timestamps in milliseconds, parts in camelCase) and calls addSessionToMemory; `search` calls
+// searchMemory and converts the entries back. A failure of one request is answered with
+// `ok: false`; a line that is not a request ends the bridge with exit code 2.
+import {createInterface} from 'node:readline';
+
+export const PROTOCOL_VERSION = 1;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An RFC 3339 instant as ADK JS's epoch milliseconds (sub-millisecond time is cut). */
+export function milliseconds(rfc3339) {
+  const match = RFC3339.exec(rfc3339);
+  if (!match) throw new Error(`timestamp ${JSON.stringify(rfc3339)} is not RFC 3339`);
+  const [, year, month, day, hour, minute, second, fraction = '', offset] = match;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  date.setUTCHours(Number(hour), Number(minute), Number(second), Number(fraction.padEnd(3, '0').slice(0, 3)));
+  let millis = date.getTime();
+  if (offset !== 'Z') {
+    const sign = offset[0] === '+' ? 1 : -1;
+    millis -= sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6))) * 60000;
+  }
+  return millis;
+}
+
+function partIn(part) {
+  if ('text' in part) return {text: part.text};
+  if ('function_call' in part) return {functionCall: {name: part.function_call.name, args: part.function_call.args}};
+  if ('function_response' in part) {
+    return {functionResponse: {name: part.function_response.name, response: part.function_response.response}};
+  }
+  if ('inline_data' in part) return {inlineData: {mimeType: part.inline_data.mime_type, data: part.inline_data.data}};
+  throw new Error(`a part of unknown kind: ${Object.keys(part)}`);
+}
+
+function partOut(part) {
+  if (part.text !== undefined) return {text: part.text};
+  if (part.functionCall) return {function_call: {name: part.functionCall.name, args: part.functionCall.args ?? null}};
+  if (part.functionResponse) {
+    return {function_response: {name: part.functionResponse.name, response: part.functionResponse.response ?? null}};
+  }
+  if (part.inlineData) return {inline_data: {mime_type: part.inlineData.mimeType, data: part.inlineData.data}};
+  throw new Error(`the service returned a part the kit's model has no kind for: ${JSON.stringify(part)}`);
+}
+
+function contentIn(content) {
+  if (content === null || content === undefined) return undefined;
+  return {role: content.role ?? undefined, parts: (content.parts ?? []).map(partIn)};
+}
+
+/** The kit's session JSON as an ADK JS session, made with the package's own constructors. */
+export function sessionFromKit(session, {createEvent, createSession}) {
+  const events = session.events.map((event) =>
+    createEvent({
+      id: event.id,
+      author: event.author,
+      timestamp: milliseconds(event.timestamp),
+      content: contentIn(event.content),
+    }),
+  );
+  return createSession({
+    id: session.id,
+    appName: session.app_name,
+    userId: session.user_id,
+    state: session.state ?? {},
+    events,
+  });
+}
+
+/** An ADK JS memory entry as the kit's entry JSON, its fields as they come. */
+export function entryToKit(entry) {
+  const content = {role: entry.content.role ?? null, parts: (entry.content.parts ?? []).map(partOut)};
+  return {content, author: entry.author, timestamp: entry.timestamp};
+}
+
+/**
+ * Answers protocol requests on stdin until it ends. `factory()` makes a fresh, empty memory
+ * service with ADK JS's addSessionToMemory and searchMemory; `options` holds the `backend` name
+ * and `version` that `hello` answers with, and the package's `createEvent` and `createSession`.
+ */
+export async function serve(factory, options) {
+  const {backend, version} = options;
+  const protocol = process.stdout;
+  // stdout carries the protocol only: whatever the service logs goes to stderr.
+  console.log = console.info = console.debug = (...args) => console.error(...args);
+  const stores = new Map();
+  const handle = async (request) => {
+    const {op, store} = request;
+    if (op === 'hello') return {protocol: PROTOCOL_VERSION, backend, version};
+    if (op === 'reset') {
+      stores.set(store, factory());
+      return {};
+    }
+    if (op === 'drop') {
+      stores.delete(store);
+      return {};
+    }
+    const memory = stores.get(store);
+    if (!memory) throw new Error(`no store ${JSON.stringify(store)}: reset it first`);
+    if (op === 'add') {
+      await memory.addSessionToMemory(sessionFromKit(request.session, options));
+      return {};
+    }
+    if (op === 'search') {
+      const found = await memory.searchMemory({appName: request.app_name, userId: request.user_id, query: request.query});
+      return {memories: found.memories.map(entryToKit)};
+    }
+    throw new Error(`unknown op ${JSON.stringify(op)}`);
+  };
+  for await (const line of createInterface({input: process.stdin, crlfDelay: Infinity})) {
+    let request;
+    try {
+      request = JSON.parse(line);
+      if (typeof request.id !== 'number') throw new Error('no numeric id');
+    } catch (err) {
+      console.error(`${backend} bridge: not a protocol request (${err.message}): ${JSON.stringify(line)}`);
+      process.exit(2);
+    }
+    let answer;
+    try {
+      answer = JSON.stringify({id: request.id, ok: true, ...(await handle(request))});
+    } catch (err) {
+      console.error(err?.stack ?? String(err));
+      answer = JSON.stringify({id: request.id, ok: false, error: `${err?.name ?? 'Error'}: ${err?.message ?? err}`});
+    }
+    protocol.write(answer + '\n');
+  }
+}
