@@ -75,25 +75,18 @@ const RECALL: &str = "snapshot.recall";
 
 /// Runs the gate; `Err` is bad input or a backend that could not start (exit 2).
 pub fn run(options: Options) -> Result<ExitCode, String> {
-    let (program, args) = options
-        .command
-        .split_first()
-        .ok_or("name the bridge command after `--`, for example `-- python3 bridge.py`")?;
-    let mut command = std::process::Command::new(program);
-    command.args(args);
-    let shown = options
-        .command
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let bridge = start(command, options.op_timeout)
-        .map_err(|err| format!("the bridge `{shown}` could not start: {err}"))?;
+    let shown = shown(&options.command);
     let backend = options
         .backend
         .clone()
         .unwrap_or_else(|| options.profile.name.clone());
-    let gate = gate(&options, &backend, bridge, &shown);
+    let subject = bridged(
+        &options.command,
+        &backend,
+        options.profile.clone(),
+        options.op_timeout,
+    )?;
+    let gate = gate(&options, subject, &shown);
     if let Err(problem) = gate.validate() {
         return Err(format!("the gate's declaration is wrong: {problem}"));
     }
@@ -142,7 +135,47 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     })
 }
 
-/// Starts the bridge child once, shaking hands; every case then gets a fresh store of it.
+/// The command as one line, for messages and reproduction commands.
+pub fn shown(command: &[OsString]) -> String {
+    command
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The subject of a backend behind the bridge `command` (program and arguments): the child is
+/// started once, shaking hands, and every case gets a fresh store of it. `Err` says why the
+/// bridge could not start.
+pub fn bridged(
+    command: &[OsString],
+    backend: &str,
+    profile: Profile,
+    op_timeout: Duration,
+) -> Result<Subject, String> {
+    let (program, args) = command
+        .split_first()
+        .ok_or("name the bridge command after `--`, for example `-- python3 bridge.py`")?;
+    let mut child = std::process::Command::new(program);
+    child.args(args);
+    let bridge = start(child, op_timeout)
+        .map_err(|err| format!("the bridge `{}` could not start: {err}", shown(command)))?;
+    let subject = Subject::namespaced(backend, profile, move |namespace| {
+        let bridge = Arc::clone(&bridge);
+        async move {
+            bridge
+                .store(namespace.as_str())
+                .await
+                .unwrap_or_else(|err| panic!("the bridge gave no fresh store: {err}"))
+        }
+    })
+    // The harness waits longer than the bridge, so a hung child is reported by the bridge,
+    // with its standard error.
+    .op_timeout(op_timeout + Duration::from_secs(5));
+    Ok(subject)
+}
+
+/// Starts the bridge child once, shaking hands.
 fn start(command: std::process::Command, timeout: Duration) -> Result<Arc<ProcessBridge>, String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -154,19 +187,7 @@ fn start(command: std::process::Command, timeout: Duration) -> Result<Arc<Proces
         .map_err(|err| err.to_string())
 }
 
-fn gate(options: &Options, backend: &str, bridge: Arc<ProcessBridge>, shown: &str) -> Gate {
-    let subject = Subject::namespaced(backend, options.profile.clone(), move |namespace| {
-        let bridge = Arc::clone(&bridge);
-        async move {
-            bridge
-                .store(namespace.as_str())
-                .await
-                .unwrap_or_else(|err| panic!("the bridge gave no fresh store: {err}"))
-        }
-    })
-    // The harness waits longer than the bridge, so a hung child is reported by the bridge,
-    // with its standard error.
-    .op_timeout(options.op_timeout + Duration::from_secs(5));
+fn gate(options: &Options, subject: Subject, shown: &str) -> Gate {
     let mut gate = Gate::new(subject).reproduce_with(format!(
         "memory-conformance gate --profile {} --rules '{{rule}}' --seed {{seed}}{} -- {shown}",
         options.profile_arg,

@@ -4,6 +4,7 @@
 
 pub mod backends;
 pub mod gate;
+pub mod infer;
 pub mod junit;
 pub mod profiles;
 pub mod report;

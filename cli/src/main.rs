@@ -3,7 +3,7 @@
 
 mod diagnose;
 mod explain;
-use memory_conformance_cli::{gate, profiles, report, snapshot};
+use memory_conformance_cli::{backends, gate, infer, profiles, report, snapshot};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -66,6 +66,31 @@ enum Command {
         op_timeout: Option<u64>,
         /// The bridge's program and arguments.
         #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<std::ffi::OsString>,
+    },
+    /// Find the profile that fits a backend, dimension by dimension, by running the rules that
+    /// check each dimension against every value it can take; print it as a profile file.
+    #[command(
+        after_help = "Examples:\n  memory-conformance infer -- python3 bridge.py > my-backend.toml\n  memory-conformance infer --backend adk-rust-sqlite --cases 32"
+    )]
+    Infer {
+        /// A bundled backend to infer, instead of a bridge command.
+        #[arg(long, value_name = "NAME")]
+        backend: Option<String>,
+        /// The name the inferred profile carries (default: the bundled backend's, or `inferred`).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// Generated cases per rule and candidate value.
+        #[arg(long, default_value_t = 32)]
+        cases: u32,
+        /// The seed cases are generated from.
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+        /// How long one call of the bridge may take, in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+        op_timeout: u64,
+        /// The bridge's program and arguments.
+        #[arg(last = true, value_name = "COMMAND")]
         command: Vec<std::ffi::OsString>,
     },
     /// Show a profile, dimension by dimension, or write it as a profile file to start from.
@@ -296,6 +321,47 @@ fn main() -> ExitCode {
                     ),
                 })
             }),
+        Command::Infer {
+            backend,
+            name,
+            cases,
+            seed,
+            op_timeout,
+            command,
+        } => {
+            let subject = match (&backend, command.is_empty()) {
+                (Some(wanted), true) => backends::bundled()
+                    .into_iter()
+                    .find(|g| g.subject().backend() == wanted)
+                    .ok_or_else(|| format!("no bundled backend is called {wanted:?}"))
+                    .and_then(|g| match g.unavailable_reason() {
+                        Some(why) => Err(format!("backend {wanted:?} cannot run here: {why}")),
+                        None => Ok(g.subject().clone()),
+                    }),
+                (None, false) => gate::bridged(
+                    &command,
+                    name.as_deref().unwrap_or("inferred"),
+                    memory_conformance::profile::Profile::reference(),
+                    std::time::Duration::from_secs(op_timeout.max(1)),
+                ),
+                _ => Err("name a bundled backend with --backend, or a bridge command after `--`, not both".into()),
+            };
+            subject.map(|subject| {
+                let inferred = infer::infer(&subject, cases, seed, |dimension| {
+                    eprintln!("memory-conformance infer: deciding {dimension}");
+                });
+                let mut inferred = inferred;
+                if let Some(name) = name {
+                    inferred.profile.name = name;
+                }
+                print!("{}", inferred.to_toml());
+                if inferred.decisions.iter().any(|d| d.misfit.is_some()) {
+                    ExitCode::FAILURE
+                } else {
+                    ExitCode::SUCCESS
+                }
+            })
+        }
         Command::Profile {
             action: ProfileAction::Show,
             profile,

@@ -103,8 +103,9 @@ fn with_pending(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// A line diff: `-` lines only in `old`, `+` lines only in `new`, in order (longest common
-/// subsequence; the snapshots are a few dozen lines).
+/// A line diff: `-` lines only in `old`, `+` lines only in `new`, in order, a removal before
+/// the addition that takes its place (longest common subsequence; the snapshots are a few dozen
+/// lines).
 fn diff(old: &str, new: &str) -> String {
     let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
     let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
@@ -122,12 +123,12 @@ fn diff(old: &str, new: &str) -> String {
         if i < a.len() && j < b.len() && a[i] == b[j] {
             i += 1;
             j += 1;
-        } else if j < b.len() && (i == a.len() || lcs[i][j + 1] >= lcs[i + 1][j]) {
-            out.push_str(&format!("+{}\n", b[j]));
-            j += 1;
-        } else {
+        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
             out.push_str(&format!("-{}\n", a[i]));
             i += 1;
+        } else {
+            out.push_str(&format!("+{}\n", b[j]));
+            j += 1;
         }
     }
     out

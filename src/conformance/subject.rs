@@ -94,6 +94,13 @@ impl Subject {
         &self.profile
     }
 
+    /// The same backend and factory, declaring `profile` instead.
+    #[must_use]
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// How long one backend call may take before its rule fails (default 10 s).
     #[must_use]
     pub fn op_timeout(mut self, timeout: Duration) -> Self {
@@ -151,9 +158,10 @@ impl Subject {
         (self.factory)(namespace.clone()).await
     }
 
-    #[cfg(feature = "harness")]
-    /// Removes what the cases of `namespace` left behind, if the subject has a cleanup.
-    pub(crate) fn clean(&self, namespace: &Namespace) {
+    /// Removes what was left on the storage of `namespace`, if the subject has a cleanup. The
+    /// harness calls it after every case; a caller that [opens](Subject::open) instances
+    /// itself calls it once they are dropped.
+    pub fn clean(&self, namespace: &Namespace) {
         if let Some(cleanup) = &self.cleanup {
             cleanup(namespace);
         }
