@@ -3,6 +3,7 @@
 # folders git ignores:
 #   bridges/adk-python/.venv         google-adk 2.13.0 and its locked dependencies (PyPI)
 #   bridges/adk-js/node_modules      @google/adk 2.0.0 and its locked dependencies (npm)
+#   bridges/python/.venv             maturin 1.16.0, which builds the Python wheel (PyPI)
 # Idempotent: a backend whose pins have not changed since it was installed is skipped.
 # Needs python3 (with venv) and node 20+ with npm; fails loudly when a registry cannot be reached.
 set -euo pipefail
@@ -52,5 +53,24 @@ install_js() {
   printf '%s\n' "$want" >"$stamp"
 }
 
+install_maturin() {
+  local venv=python/.venv stamp=python/.venv/installed-pins
+  local want
+  want="$(pins python/build-requirements.txt)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$venv/bin/maturin" ]; then
+    echo "python: maturin already installed in bridges/$venv"
+    return
+  fi
+  echo "python: installing maturin into bridges/$venv (PyPI)"
+  rm -f "$stamp"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv" ||
+    fail "python3 cannot create a virtual environment (on Debian: apt-get install python3-venv)"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
+    --retries 2 --timeout 30 -r python/build-requirements.txt ||
+    fail "pip could not install maturin: is PyPI reachable? (see pip's message above)"
+  printf '%s\n' "$want" >"$stamp"
+}
+
 install_python
 install_js
+install_maturin

@@ -116,16 +116,26 @@ def entry_to_kit(entry):
     return out
 
 
+async def _close(service):
+    """Releases a service the kit is done with, when it has ADK's ``close()``."""
+    close = getattr(service, "close", None)
+    if close is not None:
+        result = close()
+        if asyncio.iscoroutine(result):
+            await result
+
+
 async def _handle(factory, hello, stores, request):
     op = request["op"]
     if op == "hello":
         return {"protocol": PROTOCOL_VERSION, **hello}
     store = request["store"]
     if op == "reset":
+        await _close(stores.pop(store, None))
         stores[store] = factory()
         return {}
     if op == "drop":
-        stores.pop(store, None)
+        await _close(stores.pop(store, None))
         return {}
     if store not in stores:
         raise LookupError(f"no store {store!r}: reset it first")

@@ -88,9 +88,20 @@ impl Bridged {
     }
 }
 
-/// The folder of this crate, where the bridges and their installs live.
+/// The variable that names the folder of the bundled bridges, for a `memory-conformance`
+/// installed away from the repository it was built in.
+pub const BRIDGES_DIR_VAR: &str = "MEMORY_CONFORMANCE_BRIDGES_DIR";
+
+/// The folder where the bundled bridges and their installs live: `$MEMORY_CONFORMANCE_BRIDGES_DIR`
+/// when set (a checkout's `bridges/` folder, after `bash bridges/install.sh`), else this crate's
+/// folder in the repository it was built from.
 pub(crate) fn bridges_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        std::env::var_os(BRIDGES_DIR_VAR)
+            .filter(|dir| !dir.is_empty())
+            .map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), Into::into)
+    })
 }
 
 /// Whether `program` is an executable file in a folder of the `PATH`.

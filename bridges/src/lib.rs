@@ -17,3 +17,4 @@ mod launch;
 
 pub use adk_js::adk_js_gate;
 pub use adk_python::adk_python_gate;
+pub use launch::BRIDGES_DIR_VAR;

@@ -506,8 +506,8 @@ fn word_candidates() -> Vec<(String, WordRule, QueryTerms)> {
     candidates
 }
 
-/// Adds 40 events that share a word and searches it: the number that comes back, when it is
-/// fewer, is the backend's limit.
+/// Adds 500 events that share a word (more than any plausible hidden cap) and searches it: the
+/// number that comes back, when it is fewer, is the backend's limit.
 fn count_limit(subject: &Subject) -> Option<usize> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -518,12 +518,12 @@ fn count_limit(subject: &Subject) -> Option<usize> {
         let namespace = memory_conformance::conformance::Namespace::fresh();
         let backend = subject.open(&namespace).await;
         let session = Session::new("infer", "limit", "s-1")
-            .with_events((0..40).map(|i| Event::text("user", format!("espresso number {i}"))));
+            .with_events((0..500).map(|i| Event::text("user", format!("espresso number {i}"))));
         backend.add_session_to_memory(&session).await.ok()?;
         let found = backend.search_memory("infer", "limit", "espresso").await;
         drop(backend);
         subject.clean(&namespace);
         let found = found.ok()?.memories.len();
-        (found < 40).then_some(found.max(1))
+        (found < 500).then_some(found.max(1))
     })
 }
