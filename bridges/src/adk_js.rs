@@ -6,7 +6,7 @@ use memory_conformance::conformance::Gate;
 use memory_conformance::profile::Profile;
 use tokio::sync::OnceCell;
 
-use crate::launch::{Bridged, INSTALL, bridges_dir, on_path};
+use crate::launch::{Bridged, bridges_dir, install, on_path};
 
 static ADK_JS: Bridged = Bridged {
     name: "adk-js",
@@ -32,7 +32,8 @@ pub fn adk_js_gate() -> Gate {
 fn installed() -> Result<(), String> {
     if !on_path("node") {
         return Err(format!(
-            "node is not on the PATH: install Node.js 20 or later, then run `{INSTALL}`"
+            "node is not on the PATH: install Node.js 20 or later, then run `{}`",
+            install()
         ));
     }
     if bridges_dir()
@@ -42,8 +43,9 @@ fn installed() -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "ADK JS (@google/adk 2.0.0) is not installed in bridges/adk-js/node_modules: run `{INSTALL}` \
-             (needs npm, and the npm registry)"
+            "ADK JS (@google/adk 2.0.0) is not installed in bridges/adk-js/node_modules: run `{}` \
+             (needs npm, and the npm registry)",
+            install()
         ))
     }
 }

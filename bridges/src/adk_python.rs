@@ -6,7 +6,7 @@ use memory_conformance::conformance::Gate;
 use memory_conformance::profile::Profile;
 use tokio::sync::OnceCell;
 
-use crate::launch::{Bridged, INSTALL, bridges_dir, is_executable};
+use crate::launch::{Bridged, bridges_dir, install, is_executable};
 
 static ADK_PYTHON: Bridged = Bridged {
     name: "adk-python",
@@ -43,8 +43,9 @@ fn installed() -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "ADK Python (google-adk 2.13.0) is not installed in bridges/adk-python/.venv: run `{INSTALL}` \
-             (needs python3 with venv, and PyPI)"
+            "ADK Python (google-adk 2.13.0) is not installed in bridges/adk-python/.venv: run `{}` \
+             (needs python3 with venv, and PyPI)",
+            install()
         ))
     }
 }

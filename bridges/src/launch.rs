@@ -13,7 +13,16 @@ use memory_conformance::{MemoryError, MemoryService, SearchMemoryResponse, Sessi
 use tokio::sync::OnceCell;
 
 /// The command that installs every bridged backend, from the repository's root.
-pub(crate) const INSTALL: &str = "bash bridges/install.sh";
+/// The command that installs the bridged packages: `bash bridges/install.sh` in the repository,
+/// else the script's full path (a CLI installed from the published crates carries the script in
+/// its copy of this crate).
+pub(crate) fn install() -> String {
+    let script = bridges_dir().join("install.sh");
+    match std::env::current_dir() {
+        Ok(dir) if dir.join("bridges/install.sh") == script => "bash bridges/install.sh".into(),
+        _ => format!("bash {}", script.display()),
+    }
+}
 
 /// How long the child may take to answer one request (`hello` includes the package's import).
 const BRIDGE_TIMEOUT: Duration = Duration::from_secs(20);
@@ -78,10 +87,11 @@ impl Bridged {
             .map_err(message)?;
         if bridge.version() != self.version {
             return Err(format!(
-                "the {} bridge runs {}, but its profile was verified against {}: run `{INSTALL}`",
+                "the {} bridge runs {}, but its profile was verified against {}: run `{}`",
                 self.name,
                 bridge.version(),
-                self.version
+                self.version,
+                install()
             ));
         }
         Ok(bridge)

@@ -471,11 +471,13 @@ fn word_candidates() -> Vec<(String, WordRule, QueryTerms)> {
         let rule = WordRule::FullText {
             remove_diacritics: remove,
         };
-        candidates.push((
-            format!("full text ({remove:?}); query phrases"),
-            rule,
-            QueryTerms::Phrases { separators: ascii },
-        ));
+        for (name, separators) in [("ASCII", ascii), ("Unicode", Separators::UnicodeWhitespace)] {
+            candidates.push((
+                format!("full text ({remove:?}); query phrases on {name} whitespace"),
+                rule,
+                QueryTerms::Phrases { separators },
+            ));
+        }
         candidates.push((
             format!("full text ({remove:?}); query cut like text"),
             rule,

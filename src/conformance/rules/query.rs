@@ -143,6 +143,8 @@ rule! {
                 "crème",
                 "creme",
                 "brûlée",
+                "viet",
+                "việt",
             ];
             model_scenario(
                 proptest::collection::vec(select(NON_ASCII_WORDS.to_vec()), 1..3)
