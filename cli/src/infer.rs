@@ -28,6 +28,9 @@ pub struct Decision {
     pub value: String,
     /// The rules that decided it.
     pub rules: Vec<&'static str>,
+    /// Those of `rules` that failed as the value taken says they must (the known violations
+    /// it implies, such as the replace rules for an appending re-add).
+    pub implied_failures: Vec<&'static str>,
     /// Set when no value fits: the rules that fail with the value taken.
     pub misfit: Option<Vec<String>>,
 }
@@ -54,13 +57,31 @@ impl Inference {
                     "# {}: {} (the rules that check it fail, so it is not claimed)",
                     decision.dimension, decision.value
                 ),
-                None => writeln!(
-                    out,
-                    "# {}: {} (every case of {} held)",
-                    decision.dimension,
-                    decision.value,
-                    decision.rules.join(", ")
-                ),
+                None => {
+                    let held: Vec<&str> = decision
+                        .rules
+                        .iter()
+                        .filter(|rule| !decision.implied_failures.contains(rule))
+                        .copied()
+                        .collect();
+                    let mut why = Vec::new();
+                    if !held.is_empty() {
+                        why.push(format!("every case of {} held", held.join(", ")));
+                    }
+                    if !decision.implied_failures.is_empty() {
+                        why.push(format!(
+                            "{} failed as this value says it must",
+                            decision.implied_failures.join(", ")
+                        ));
+                    }
+                    writeln!(
+                        out,
+                        "# {}: {} ({})",
+                        decision.dimension,
+                        decision.value,
+                        why.join("; ")
+                    )
+                }
                 Some(failing) => writeln!(
                     out,
                     "# {}: NO value fits; closest {} (still failing: {})",
@@ -102,10 +123,15 @@ pub fn infer(
         for (value, candidate) in candidates {
             let gate = Gate::new(subject_for(&candidate)).cases(cases).seed(seed);
             let mut failing = Vec::new();
+            let mut implied_failures = Vec::new();
             let mut checked = 0;
             for rule in &rules {
                 match gate.check(rule) {
-                    Verdict::Passed { .. } | Verdict::KnownViolationShown { .. } => checked += 1,
+                    Verdict::Passed { .. } => checked += 1,
+                    Verdict::KnownViolationShown { .. } => {
+                        checked += 1;
+                        implied_failures.push(rule.id());
+                    }
                     Verdict::NotApplicable { .. } => {}
                     other => failing.push(format!(
                         "{} ({})",
@@ -120,6 +146,7 @@ pub fn infer(
                     dimension,
                     value,
                     rules: rule_ids.to_vec(),
+                    implied_failures,
                     misfit: None,
                 });
                 return;
@@ -137,6 +164,7 @@ pub fn infer(
                 dimension,
                 value,
                 rules: rule_ids.to_vec(),
+                implied_failures: Vec::new(),
                 misfit: Some(failing),
             });
         }

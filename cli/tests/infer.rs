@@ -60,7 +60,7 @@ fn a_bridged_reference_is_inferred_as_the_reference() {
 
 #[test]
 fn a_bundled_backend_is_inferred_as_it_declares() {
-    let profile = inferred(&infer(&["--backend", "sqlite-fts5", "--cases", "8"]));
+    let profile = inferred(&infer(&["--backend", "sqlite-fts5", "--cases", "32"]));
     assert_eq!(
         dimensions(&profile),
         dimensions(memory_sqlite_fts5::gate().subject().profile())
@@ -73,4 +73,22 @@ fn a_bridge_that_cannot_start_exits_2_naming_the_command() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("/nonexistent/bridge"), "{stderr}");
+}
+
+#[test]
+fn a_value_that_implies_a_failing_rule_says_so() {
+    let output = infer(&["--backend", "adk-rust-in-memory", "--cases", "8"]);
+    let profile = inferred(&output);
+    assert_eq!(
+        profile.readd,
+        memory_conformance::profile::Readd::ReplaceUnlessNoText
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "# readd: replace unless no text (every case of replace.readd_replaces held; \
+             replace.readd_with_nothing failed as this value says it must)"
+        ),
+        "{stdout}"
+    );
 }
