@@ -249,19 +249,22 @@ pub fn infer(
     // The word rules and any-or-all words are decided with no order promised, so an order the
     // kit cannot know yet does not fail them; the order is decided last, with them known.
     profile.order = Order::Unordered;
-    let base = profile.clone();
-    let words = word_candidates()
-        .into_iter()
-        .map(|(name, event_words, query_terms)| {
-            (
-                name,
-                with(&base, &move |p| {
-                    p.event_words = event_words;
-                    p.query_terms = query_terms;
-                }),
-            )
-        })
-        .collect();
+    // Every word-rule candidate over `base`, the other dimensions left as they are.
+    let word_profiles = |base: &Profile| -> Vec<(String, Profile)> {
+        word_candidates()
+            .into_iter()
+            .map(|(name, event_words, query_terms)| {
+                (
+                    name,
+                    with(base, &move |p| {
+                        p.event_words = event_words;
+                        p.query_terms = query_terms;
+                    }),
+                )
+            })
+            .collect()
+    };
+    let words = word_profiles(&profile);
     decide(
         &mut decisions,
         &mut profile,
@@ -279,19 +282,7 @@ pub fn infer(
     // Query separators show only in queries of several words, and any-or-all words only with
     // the right separators: the two are decided in turn, twice, each time with the other known.
     for _ in 0..2 {
-        let base = profile.clone();
-        let words = word_candidates()
-            .into_iter()
-            .map(|(name, event_words, query_terms)| {
-                (
-                    name,
-                    with(&base, &move |p| {
-                        p.event_words = event_words;
-                        p.query_terms = query_terms;
-                    }),
-                )
-            })
-            .collect();
+        let words = word_profiles(&profile);
         decide(
             &mut decisions,
             &mut profile,
