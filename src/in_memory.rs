@@ -187,11 +187,7 @@ impl UserStore {
         let mut lowered = String::new();
         for (event, entry) in entries.iter().enumerate() {
             let event = u32::try_from(event).expect("fewer than 2^32 events in a session");
-            let posting = Posting {
-                slot,
-                event,
-                generation,
-            };
+            let first = words.len();
             for text in entry.content.texts() {
                 for word in raw_event_words(text) {
                     let word = if word.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -202,13 +198,28 @@ impl UserStore {
                     } else {
                         word
                     };
-                    let id = self.word_id(word);
-                    let postings = &mut self.postings[id as usize].list;
-                    if postings.last() != Some(&posting) {
-                        postings.push(posting);
-                        words.push(id);
-                    }
+                    words.push(self.word_id(word));
                 }
+            }
+            // Each word once per event, decided here rather than by reading the end of each
+            // word's postings: those are scattered in memory, this event's ids are not.
+            let event_words = &mut words[first..];
+            event_words.sort_unstable();
+            let mut kept = first;
+            for at in first..words.len() {
+                if at == first || words[at] != words[kept - 1] {
+                    words[kept] = words[at];
+                    kept += 1;
+                }
+            }
+            words.truncate(kept);
+            let posting = Posting {
+                slot,
+                event,
+                generation,
+            };
+            for &id in &words[first..] {
+                self.postings[id as usize].list.push(posting);
             }
         }
         let stored = &mut self.slots[slot as usize];
