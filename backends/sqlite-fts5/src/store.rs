@@ -129,87 +129,51 @@ pub(crate) fn replace_session(
 
 /// The events stored under (`app_name`, `user_id`) that hold at least one word of `query`,
 /// best bm25 score first (ties in session then event order), at most `limit` of them.
-///
-/// FTS5 scores every match of the key (row id and bm25 only, no table read); only the matches
-/// that can make the cut (the `limit` best scores and every match tied with the last of them)
-/// are then read from `memory_events`, sorted and cut. Both statements run in one read
-/// transaction, so one snapshot: a concurrent re-add is seen whole or not at all.
 pub(crate) fn search(
-    conn: &mut Connection,
+    conn: &Connection,
     app_name: &str,
     user_id: &str,
     query: &str,
     limit: Option<usize>,
 ) -> Result<Vec<MemoryEntry>, Failure> {
-    let words = query_words(conn, query)?;
-    let Some(expression) = any_word_expression(&words) else {
-        return Ok(Vec::new());
-    };
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Deferred)?;
-    let key_id: Option<i64> = tx
+    let key_id: Option<i64> = conn
         .prepare_cached("SELECT id FROM memory_keys WHERE app_name = ?1 AND user_id = ?2")?
         .query_row(params![app_name, user_id], |row| row.get(0))
         .optional()?;
     let Some(key_id) = key_id else {
         return Ok(Vec::new());
     };
+    let words = query_words(conn, query)?;
+    let Some(expression) = any_word_expression(&words) else {
+        return Ok(Vec::new());
+    };
     let (first, last) = event_rows(key_id)?;
+    let limit = limit.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
 
-    let mut scored: Vec<(f64, i64)> = tx
-        .prepare_cached(
-            "SELECT bm25(memory_fts), rowid FROM memory_fts
-             WHERE memory_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3",
-        )?
-        .query_map(params![expression, first, last], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })?
-        .collect::<Result<_, _>>()?;
-    let by_score = |a: &(f64, i64), b: &(f64, i64)| a.0.total_cmp(&b.0);
-    if let Some(limit) = limit {
-        if limit == 0 {
-            return Ok(Vec::new());
-        }
-        if scored.len() > limit {
-            let (_, &mut (cut, _), _) = scored.select_nth_unstable_by(limit - 1, by_score);
-            scored.retain(|&(score, _)| score <= cut);
-        }
-    }
-
-    let mut read = tx.prepare_cached(
-        "SELECT e.session_row, e.position, e.author, e.timestamp, e.content
-         FROM memory_events AS e
+    // One statement, so one read snapshot: a concurrent re-add is seen whole or not at all.
+    let mut statement = conn.prepare_cached(
+        "SELECT e.author, e.timestamp, e.content
+         FROM memory_fts
+         JOIN memory_events AS e ON e.id = memory_fts.rowid
          JOIN memory_sessions AS s ON s.id = e.session_row
-         WHERE e.id = ?1 AND s.key_id = ?2",
+         WHERE memory_fts MATCH ?1 AND memory_fts.rowid BETWEEN ?2 AND ?3 AND s.key_id = ?4
+         ORDER BY bm25(memory_fts), s.id, e.position
+         LIMIT ?5",
     )?;
-    let mut found: Vec<(f64, i64, i64, String, String, String)> = Vec::with_capacity(scored.len());
-    for (score, event_row) in scored {
-        let row = read
-            .query_row(params![event_row, key_id], |row| {
-                Ok((
-                    score,
-                    row.get(0)?,
-                    row.get(1)?,
-                    row.get(2)?,
-                    row.get(3)?,
-                    row.get(4)?,
-                ))
-            })
-            .optional()?;
-        found.extend(row);
-    }
-    found.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    if let Some(limit) = limit {
-        found.truncate(limit);
-    }
-    found
-        .into_iter()
-        .map(|(_, _, _, author, timestamp, content_json)| {
-            let content: Content = serde_json::from_str(&content_json)?;
-            Ok(MemoryEntry::new(content)
+    let mut rows = statement.query(params![expression, first, last, key_id, limit])?;
+    let mut entries = Vec::new();
+    while let Some(row) = rows.next()? {
+        let author: String = row.get(0)?;
+        let timestamp: String = row.get(1)?;
+        let content_json: String = row.get(2)?;
+        let content: Content = serde_json::from_str(&content_json)?;
+        entries.push(
+            MemoryEntry::new(content)
                 .with_author(author)
-                .with_timestamp(timestamp))
-        })
-        .collect()
+                .with_timestamp(timestamp),
+        );
+    }
+    Ok(entries)
 }
 
 /// The first and last event row id of the key whose row id is `key_id`.
