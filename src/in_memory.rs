@@ -1,9 +1,10 @@
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use async_trait::async_trait;
 
-use crate::tokenize::{can_match, event_words, query_tokens};
+use crate::tokenize::{can_match, raw_event_words, raw_query_tokens};
 use crate::{MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, Session};
 
 /// The reference backend: ADK's in-memory keyword matcher, with its three released defects
@@ -19,7 +20,10 @@ use crate::{MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, Sessi
 ///   were first added, events in session order.
 ///
 /// Searches use an inverted index: their cost grows with the number of events that share a
-/// word with the query, not with everything stored.
+/// word with the query, not with everything stored. Each distinct word is stored once; a
+/// re-add leaves the postings of the session's previous events in place, marked stale by the
+/// session's generation, and a word's postings are compacted once more than half of them are
+/// stale, so a search never walks more than about twice the events that hold its words.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -71,12 +75,17 @@ impl InMemoryMemoryService {
 #[async_trait]
 impl MemoryService for InMemoryMemoryService {
     async fn add_session_to_memory(&self, session: &Session) -> Result<(), MemoryError> {
-        let stored = StoredSession::from_session(session);
+        let entries: Vec<MemoryEntry> = session
+            .events
+            .iter()
+            .filter(|event| event.content.as_ref().is_some_and(|c| !c.parts.is_empty()))
+            .filter_map(MemoryEntry::from_event)
+            .collect();
         let store = self.user_store_or_insert(&session.app_name, &session.user_id);
         store
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .replace(&session.id, stored);
+            .replace(&session.id, entries);
         Ok(())
     }
 
@@ -89,10 +98,8 @@ impl MemoryService for InMemoryMemoryService {
         let Some(store) = self.user_store(app_name, user_id) else {
             return Ok(SearchMemoryResponse::default());
         };
-        let mut tokens: Vec<String> = query_tokens(query)
-            .into_iter()
-            .filter(|t| can_match(t))
-            .collect();
+        let mut tokens: Vec<Cow<'_, str>> =
+            raw_query_tokens(query).filter_map(live_token).collect();
         tokens.sort_unstable();
         tokens.dedup();
         let memories = store
@@ -103,91 +110,273 @@ impl MemoryService for InMemoryMemoryService {
     }
 }
 
+/// A token of [`raw_query_tokens`] under the query rule (lowercased), when it can match.
+fn live_token(token: &str) -> Option<Cow<'_, str>> {
+    if token.is_ascii() {
+        if !can_match(token) {
+            return None;
+        }
+        if token.bytes().any(|b| b.is_ascii_uppercase()) {
+            Some(Cow::Owned(token.to_ascii_lowercase()))
+        } else {
+            Some(Cow::Borrowed(token))
+        }
+    } else {
+        let lower = token.to_lowercase();
+        can_match(&lower).then_some(Cow::Owned(lower))
+    }
+}
+
 /// Everything stored under one (app name, user id).
 #[derive(Debug, Default)]
 struct UserStore {
     /// Sessions by slot; a slot is the order in which a session id was first added.
-    slots: Vec<StoredSession>,
-    slot_of: HashMap<String, usize>,
-    /// word -> slot -> indexes of the slot's events that contain the word.
-    postings: HashMap<Box<str>, BTreeMap<usize, Vec<usize>>>,
+    slots: Vec<Slot>,
+    slot_of: HashMap<String, u32>,
+    /// Each distinct word's id: its index in `postings`.
+    word_ids: HashMap<Box<str>, u32>,
+    /// Word id -> the events that hold the word, current and stale.
+    postings: Vec<Postings>,
+    /// Word ids free for reuse: their words are gone from `word_ids`.
+    free_ids: Vec<u32>,
+    /// Words whose postings became empty since `word_ids` was last swept.
+    emptied: usize,
+}
+
+/// One session as stored.
+#[derive(Debug, Default)]
+struct Slot {
+    entries: Vec<MemoryEntry>,
+    /// The word id of each of this generation's postings, one per (word, event).
+    words: Vec<u32>,
+    /// Bumped by every re-add: a posting of an older generation is stale.
+    generation: u64,
+}
+
+/// The events that hold one word, in the order they were added.
+#[derive(Debug, Default)]
+struct Postings {
+    list: Vec<Posting>,
+    /// How many of `list` are stale (at least; compaction resets it).
+    stale: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Posting {
+    slot: u32,
+    event: u32,
+    generation: u64,
 }
 
 impl UserStore {
-    fn replace(&mut self, session_id: &str, session: StoredSession) {
+    fn replace(&mut self, session_id: &str, entries: Vec<MemoryEntry>) {
         let slot = match self.slot_of.get(session_id) {
             Some(&slot) => {
-                for (word, _) in &self.slots[slot].postings {
-                    if let Some(by_slot) = self.postings.get_mut(word) {
-                        by_slot.remove(&slot);
-                        if by_slot.is_empty() {
-                            self.postings.remove(word);
-                        }
-                    }
-                }
+                self.retire(slot);
                 slot
             }
             None => {
-                self.slots.push(StoredSession::default());
-                self.slot_of
-                    .insert(session_id.to_owned(), self.slots.len() - 1);
-                self.slots.len() - 1
+                let slot = u32::try_from(self.slots.len()).expect("fewer than 2^32 sessions");
+                self.slots.push(Slot::default());
+                self.slot_of.insert(session_id.to_owned(), slot);
+                slot
             }
         };
-        for (word, events) in &session.postings {
-            self.postings
-                .entry(word.clone())
-                .or_default()
-                .insert(slot, events.clone());
+        let generation = self.slots[slot as usize].generation;
+        let mut words = Vec::new();
+        let mut lowered = String::new();
+        for (event, entry) in entries.iter().enumerate() {
+            let event = u32::try_from(event).expect("fewer than 2^32 events in a session");
+            let first = words.len();
+            for text in entry.content.texts() {
+                for word in raw_event_words(text) {
+                    let word = if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                        lowered.clear();
+                        lowered.push_str(word);
+                        lowered.make_ascii_lowercase();
+                        lowered.as_str()
+                    } else {
+                        word
+                    };
+                    words.push(self.word_id(word));
+                }
+            }
+            // Each word once per event, decided here rather than by reading the end of each
+            // word's postings: those are scattered in memory, this event's ids are not.
+            let event_words = &mut words[first..];
+            event_words.sort_unstable();
+            let mut kept = first;
+            for at in first..words.len() {
+                if at == first || words[at] != words[kept - 1] {
+                    words[kept] = words[at];
+                    kept += 1;
+                }
+            }
+            words.truncate(kept);
+            let posting = Posting {
+                slot,
+                event,
+                generation,
+            };
+            for &id in &words[first..] {
+                self.postings[id as usize].list.push(posting);
+            }
         }
-        self.slots[slot] = session;
+        let stored = &mut self.slots[slot as usize];
+        stored.entries = entries;
+        stored.words = words;
+        self.sweep();
     }
 
-    /// Every event that holds at least one of `tokens`, in slot then event order.
-    fn search(&self, tokens: &[String]) -> Vec<MemoryEntry> {
-        let mut hits: Vec<(usize, usize)> = Vec::new();
-        for token in tokens {
-            if let Some(by_slot) = self.postings.get(token.as_str()) {
-                for (&slot, events) in by_slot {
-                    hits.extend(events.iter().map(|&event| (slot, event)));
+    /// Marks every posting of `slot` stale, compacting the words where stale ones are now the
+    /// majority.
+    fn retire(&mut self, slot: u32) {
+        let Self {
+            slots,
+            postings,
+            emptied,
+            ..
+        } = self;
+        let old = &mut slots[slot as usize];
+        old.generation += 1;
+        old.entries = Vec::new();
+        let words = std::mem::take(&mut old.words);
+        for &id in &words {
+            postings[id as usize].stale += 1;
+        }
+        for &id in &words {
+            let word = &mut postings[id as usize];
+            if word.stale * 2 > word.list.len() {
+                word.list
+                    .retain(|p| slots[p.slot as usize].generation == p.generation);
+                word.stale = 0;
+                if word.list.is_empty() {
+                    *emptied += 1;
                 }
             }
         }
+    }
+
+    /// The id of `word`, interning it if new.
+    fn word_id(&mut self, word: &str) -> u32 {
+        if let Some(&id) = self.word_ids.get(word) {
+            return id;
+        }
+        let id = match self.free_ids.pop() {
+            Some(id) => id,
+            None => {
+                let id = u32::try_from(self.postings.len()).expect("fewer than 2^32 words");
+                self.postings.push(Postings::default());
+                id
+            }
+        };
+        self.word_ids.insert(word.into(), id);
+        id
+    }
+
+    /// Forgets the words left without postings once they are many, so that re-adds with
+    /// ever new words do not grow the store.
+    fn sweep(&mut self) {
+        if self.emptied < 1024 || self.emptied * 4 < self.word_ids.len() {
+            return;
+        }
+        let Self {
+            word_ids,
+            postings,
+            free_ids,
+            ..
+        } = self;
+        word_ids.retain(|_, &mut id| {
+            let empty = postings[id as usize].list.is_empty();
+            if empty {
+                free_ids.push(id);
+            }
+            !empty
+        });
+        self.emptied = 0;
+    }
+
+    /// Every event that holds at least one of `tokens`, in slot then event order.
+    fn search(&self, tokens: &[Cow<'_, str>]) -> Vec<MemoryEntry> {
+        let mut hits: Vec<(u32, u32)> = Vec::new();
+        for token in tokens {
+            if let Some(&id) = self.word_ids.get(token.as_ref()) {
+                hits.extend(
+                    self.postings[id as usize]
+                        .list
+                        .iter()
+                        .filter(|p| self.slots[p.slot as usize].generation == p.generation)
+                        .map(|p| (p.slot, p.event)),
+                );
+            }
+        }
         hits.sort_unstable();
-        hits.dedup();
+        if tokens.len() > 1 {
+            hits.dedup();
+        }
         hits.into_iter()
-            .map(|(slot, event)| self.slots[slot].entries[event].clone())
+            .map(|(slot, event)| self.slots[slot as usize].entries[event as usize].clone())
             .collect()
     }
 }
 
-/// One session as stored: its entries and, for each word, the events that hold it.
-#[derive(Debug, Default)]
-struct StoredSession {
-    entries: Vec<MemoryEntry>,
-    postings: Vec<(Box<str>, Vec<usize>)>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Event;
 
-impl StoredSession {
-    fn from_session(session: &Session) -> Self {
-        let entries: Vec<MemoryEntry> = session
-            .events
-            .iter()
-            .filter(|event| event.content.as_ref().is_some_and(|c| !c.parts.is_empty()))
-            .filter_map(MemoryEntry::from_event)
-            .collect();
-        let mut index: HashMap<Box<str>, Vec<usize>> = HashMap::new();
-        for (position, entry) in entries.iter().enumerate() {
-            for word in entry.content.texts().flat_map(event_words) {
-                let positions = index.entry(word.into_boxed_str()).or_default();
-                if positions.last() != Some(&position) {
-                    positions.push(position);
-                }
-            }
+    fn found(memory: &InMemoryMemoryService, runtime: &tokio::runtime::Runtime, q: &str) -> usize {
+        runtime
+            .block_on(memory.search_memory("a", "u", q))
+            .expect("search")
+            .memories
+            .len()
+    }
+
+    #[test]
+    fn re_adds_with_ever_new_words_keep_results_exact_and_the_store_bounded() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        let memory = InMemoryMemoryService::new();
+        let stable = Session::new("a", "u", "stable")
+            .with_event(Event::text("user", "Stable common words"))
+            .with_event(Event::text("user", "common again"));
+        runtime
+            .block_on(memory.add_session_to_memory(&stable))
+            .unwrap();
+        for round in 0..5_000_usize {
+            // A word of letters only, new in every round.
+            let fresh: String = format!("{round:x}")
+                .bytes()
+                .map(|b| char::from(b'g' + b % 16))
+                .collect();
+            let session = Session::new("a", "u", "moving").with_events([
+                Event::text("user", format!("Common {fresh} round")),
+                Event::text("user", format!("{fresh} COMMON {fresh}")),
+                Event::text("user", "nothing to see"),
+            ]);
+            runtime
+                .block_on(memory.add_session_to_memory(&session))
+                .unwrap();
+            assert_eq!(found(&memory, &runtime, "common"), 4, "round {round}");
+            assert_eq!(found(&memory, &runtime, "round Common"), 4, "round {round}");
+            assert_eq!(found(&memory, &runtime, "stable"), 1, "round {round}");
         }
-        Self {
-            entries,
-            postings: index.into_iter().collect(),
-        }
+        let store = memory.user_store("a", "u").unwrap();
+        let store = store.read().unwrap();
+        assert!(
+            store.word_ids.len() < 3_000,
+            "{} words",
+            store.word_ids.len()
+        );
+        let postings: usize = store.postings.iter().map(|p| p.list.len()).sum();
+        assert!(postings < 100, "{postings} postings");
+        drop(store);
+        runtime
+            .block_on(memory.add_session_to_memory(&Session::new("a", "u", "moving")))
+            .unwrap();
+        assert_eq!(found(&memory, &runtime, "common"), 2);
+        assert_eq!(found(&memory, &runtime, "nothing"), 0);
     }
 }

@@ -55,9 +55,28 @@ pub(crate) fn raw_token_can_match(token: &str) -> bool {
 
 /// The words of one text under the event rule: each run of ASCII letters, lowercased.
 pub fn event_words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_ascii_alphabetic())
-        .filter(|word| !word.is_empty())
-        .map(str::to_ascii_lowercase)
+    raw_event_words(text).map(str::to_ascii_lowercase)
+}
+
+/// The words of one text under the event rule before lowercasing, without allocating: each
+/// run of ASCII letters as written. A byte of a multi-byte UTF-8 character is never an ASCII
+/// letter, so scanning bytes finds the same runs as scanning characters.
+pub(crate) fn raw_event_words(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() && !bytes[at].is_ascii_alphabetic() {
+            at += 1;
+        }
+        if at == bytes.len() {
+            return None;
+        }
+        let start = at;
+        while at < bytes.len() && bytes[at].is_ascii_alphabetic() {
+            at += 1;
+        }
+        Some(&text[start..at])
+    })
 }
 
 /// Whether a query token (as produced by [`query_tokens`]) can ever equal an event word:

@@ -70,7 +70,33 @@ impl MemoryEntry {
     /// assert_eq!(MemoryEntry::format_timestamp(t), "2026-01-01T00:00:01.250Z");
     /// ```
     pub fn format_timestamp(timestamp: Timestamp) -> String {
-        timestamp.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+        let civil = jiff::tz::Offset::UTC.to_datetime(timestamp);
+        let year = civil.year();
+        if !(1000..=9999).contains(&year) {
+            return timestamp.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+        }
+        // The same text as the `strftime` above, written digit by digit: entries are made for
+        // every stored event, and `strftime` reads its format string on each call.
+        let fields = [
+            (i32::from(year), 4, b'-'),
+            (i32::from(civil.month()), 2, b'-'),
+            (i32::from(civil.day()), 2, b'T'),
+            (i32::from(civil.hour()), 2, b':'),
+            (i32::from(civil.minute()), 2, b':'),
+            (i32::from(civil.second()), 2, b'.'),
+            (civil.subsec_nanosecond() / 1_000_000, 3, b'Z'),
+        ];
+        let mut text = [0_u8; 24];
+        let mut at = 0;
+        for (mut value, width, separator) in fields {
+            for digit in (0..width).rev() {
+                text[at + digit] = b'0' + (value % 10) as u8;
+                value /= 10;
+            }
+            text[at + width] = separator;
+            at += width + 1;
+        }
+        String::from_utf8_lossy(&text).into_owned()
     }
 }
 
@@ -87,5 +113,38 @@ impl SearchMemoryResponse {
     /// A response holding `memories`.
     pub fn new(memories: Vec<MemoryEntry>) -> Self {
         Self { memories }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_format_as_strftime_does() {
+        let strftime = |t: Timestamp| t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut instants = vec![
+            Timestamp::UNIX_EPOCH,
+            Timestamp::MIN,
+            Timestamp::MAX,
+            "0999-12-31T23:59:59.999999999Z".parse().unwrap(),
+            "1000-01-01T00:00:00Z".parse().unwrap(),
+            "9999-12-30T21:59:59.999Z".parse().unwrap(),
+            "2026-01-01T00:00:01.250Z".parse().unwrap(),
+            "1969-12-31T23:59:59.000000001Z".parse().unwrap(),
+        ];
+        for _ in 0..10_000 {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let span = Timestamp::MAX.as_second() - Timestamp::MIN.as_second();
+            let second = Timestamp::MIN.as_second() + (seed >> 1) as i64 % span;
+            let nanos = (seed % 1_000_000_000) as i32 * i32::from(!seed.is_multiple_of(3));
+            instants.extend(Timestamp::new(second, nanos).ok());
+        }
+        for instant in instants {
+            assert_eq!(MemoryEntry::format_timestamp(instant), strftime(instant));
+        }
     }
 }

@@ -19,6 +19,10 @@ const MAX_IDLE: usize = 4;
 /// Prepared statements kept per connection: the two calls use about 15.
 const STATEMENT_CACHE_CAPACITY: usize = 32;
 
+/// The page cache of each connection, in KiB (SQLite's default is 2,000): at most this much
+/// memory per connection, taken only as pages are read.
+const CACHE_KIB: u32 = 32 * 1024;
+
 #[derive(Debug)]
 pub(crate) enum Connections {
     /// An in-memory database: its only connection.
@@ -120,8 +124,11 @@ pub(crate) fn open_memory() -> Result<Connection, Failure> {
 }
 
 /// Settings of every connection: the per-connection table that splits queries into words
-/// never touches the disk, and every statement of both calls stays prepared.
+/// never touches the disk, every statement of both calls stays prepared, and a page cache of
+/// up to [`CACHE_KIB`] keeps a searched index and its events in memory.
 fn configure(conn: &Connection) -> Result<(), Failure> {
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE_CAPACITY);
-    Ok(conn.execute_batch("PRAGMA temp_store = MEMORY")?)
+    Ok(conn.execute_batch(&format!(
+        "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -{CACHE_KIB};"
+    ))?)
 }
