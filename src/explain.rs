@@ -230,3 +230,53 @@ impl fmt::Display for DeadReason {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(token: &str) -> Option<DeadReason> {
+        explain_tokens(token)[0].dead
+    }
+
+    #[test]
+    fn a_dead_token_is_blamed_on_the_kind_of_its_first_character_that_is_no_ascii_letter() {
+        use DeadReason::*;
+        assert_eq!(reason("coffee"), None);
+        assert_eq!(reason("order4417"), Some(Digit('4')));
+        assert_eq!(reason("café"), Some(NonAsciiLetter('é')));
+        assert_eq!(reason("a\u{A0}b"), Some(UnicodeSpace('\u{a0}')));
+        assert_eq!(reason("coffee?"), Some(Punctuation('?')));
+        assert_eq!(reason("$5"), Some(Punctuation('$')));
+        // Unicode punctuation: inverted marks, dashes and quotes, per-mille, CJK marks.
+        for c in [
+            '¡', '¿', '\u{2010}', '—', '\u{2027}', '‰', '\u{205E}', '。', '\u{303F}',
+        ] {
+            assert_eq!(reason(&format!("a{c}")), Some(Punctuation(c)), "{c:?}");
+        }
+        // Symbols outside those ranges, emoji and controls are other characters.
+        for c in ['€', '×', '😀', '\u{7}', '\u{2060}'] {
+            assert_eq!(reason(&format!("a{c}")), Some(Other(c)), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn each_reason_reads_as_a_sentence_naming_its_character() {
+        use DeadReason::*;
+        let cases = [
+            (Punctuation('?'), "\"?\" stays on the query token"),
+            (Digit('4'), "\"4\" is a digit"),
+            (NonAsciiLetter('é'), "\"é\" is not an ASCII letter"),
+            (
+                UnicodeSpace('\u{a0}'),
+                "\"\\u{a0}\" does not split the query",
+            ),
+            (Other('😀'), "\"😀\" separates stored words"),
+            (NeverAWord, "never one whole word"),
+            (NoWord, "holds no word"),
+        ];
+        for (reason, start) in cases {
+            assert!(reason.to_string().contains(start), "{reason:?}: {reason}");
+        }
+    }
+}
