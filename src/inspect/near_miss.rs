@@ -144,6 +144,22 @@ mod tests {
     }
 
     #[test]
+    fn each_difference_reads_as_what_differs() {
+        use KeyDifference::*;
+        let names =
+            [SurroundingWhitespace, Case, Separators, NumericIdPrefix].map(|d| d.to_string());
+        assert_eq!(
+            names,
+            [
+                "surrounding whitespace",
+                "case",
+                "separators",
+                "prefix on a numeric id"
+            ]
+        );
+    }
+
+    #[test]
     fn a_numeric_id_prefix_is_letters_before_a_bare_run_of_digits() {
         assert!(is_prefixed_id_of("u-42", "42"));
         assert!(is_prefixed_id_of("user42", "42"));
