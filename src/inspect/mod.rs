@@ -316,7 +316,7 @@ mod tests {
     #[test]
     fn dead_tokens_are_counted_under_the_reference_or_the_declared_profile() {
         let reference = InspectingMemoryService::new(InMemoryMemoryService::new());
-        assert_eq!(reference.dead_count("Coffee coffee? 4417 tea"), 2);
+        assert_eq!(reference.dead_count("Coffee coffee? 4417 café tea"), 3);
         assert_eq!(reference.dead_count(""), 0);
         let python = InspectingMemoryService::new(InMemoryMemoryService::new())
             .with_profile(Profile::adk_python());
