@@ -383,5 +383,8 @@ mod tests {
         assert_eq!(hits("a", "tea"), Some(4));
         assert_eq!(hits("b", "tea"), None);
         assert_eq!(hits("c", "milk"), None);
+        // With nothing written, no result can be computed from content.
+        let nothing = Evidence::new().diagnose("a", "u", "coffee", &profile);
+        assert_eq!(nothing.hits, None);
     }
 }
