@@ -370,6 +370,28 @@ mod tests {
     }
 
     #[test]
+    fn from_content_a_diagnosis_counts_the_hits_the_profile_would_return() {
+        use crate::Event;
+        let session = Session::new("a", "u", "s-1").with_events(
+            ["coffee", "coffee tea", "tea", "milk"]
+                .map(|t| Event::text("user", t))
+                .into_iter()
+                .chain((0..12).map(|n| Event::text("user", format!("espresso {n}")))),
+        );
+        let evidence = Evidence::from_sessions([session]);
+        let hits =
+            |query: &str, profile: &Profile| evidence.diagnose("a", "u", query, profile).hits;
+        let reference = Profile::reference();
+        assert_eq!(hits("coffee", &reference), Some(2));
+        assert_eq!(hits("coffee tea", &reference), Some(3));
+        assert_eq!(hits("coffee?", &reference), Some(0));
+        assert_eq!(hits("", &reference), Some(0));
+        assert_eq!(hits("espresso", &reference), Some(12));
+        assert_eq!(hits("coffee tea", &Profile::adk_rust_sqlite()), Some(1));
+        assert_eq!(hits("espresso", &Profile::adk_rust_in_memory()), Some(10));
+    }
+
+    #[test]
     fn a_diagnosis_takes_the_hits_of_the_latest_search_of_the_same_key_and_query() {
         let mut evidence = Evidence::new();
         evidence.record_search(search("a", "coffee", 1));
