@@ -392,6 +392,22 @@ mod tests {
     }
 
     #[test]
+    fn a_word_of_the_content_check_is_dead_when_dead_alone_or_in_the_query() {
+        use crate::Event;
+        let session = Session::new("a", "u", "s-1").with_event(Event::text("user", "coffee? x"));
+        let evidence = Evidence::from_sessions([session]);
+        // The reference's query token is `coffee?\u{a0}x`; the check looks for `coffee?` and `x`.
+        let diagnosis = evidence.diagnose("a", "u", "coffee?\u{A0}x", &Profile::reference());
+        let content = diagnosis.indexed_text.content.expect("content mode");
+        let dead: Vec<(&str, bool)> = content
+            .tokens
+            .iter()
+            .map(|t| (t.token.as_str(), t.dead))
+            .collect();
+        assert_eq!(dead, [("coffee?", true), ("x", false)]);
+    }
+
+    #[test]
     fn a_diagnosis_takes_the_hits_of_the_latest_search_of_the_same_key_and_query() {
         let mut evidence = Evidence::new();
         evidence.record_search(search("a", "coffee", 1));
