@@ -230,3 +230,145 @@ impl fmt::Display for DeadReason {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(token: &str) -> Option<DeadReason> {
+        explain_tokens(token)[0].dead
+    }
+
+    #[test]
+    fn a_dead_token_is_blamed_on_the_kind_of_its_first_character_that_is_no_ascii_letter() {
+        use DeadReason::*;
+        assert_eq!(reason("coffee"), None);
+        assert_eq!(reason("order4417"), Some(Digit('4')));
+        assert_eq!(reason("café"), Some(NonAsciiLetter('é')));
+        assert_eq!(reason("a\u{A0}b"), Some(UnicodeSpace('\u{a0}')));
+        assert_eq!(reason("coffee?"), Some(Punctuation('?')));
+        assert_eq!(reason("$5"), Some(Punctuation('$')));
+        // Unicode punctuation: inverted marks, dashes and quotes, per-mille, CJK marks.
+        for c in [
+            '¡', '¿', '\u{2010}', '—', '\u{2027}', '‰', '\u{205E}', '。', '\u{303F}',
+        ] {
+            assert_eq!(reason(&format!("a{c}")), Some(Punctuation(c)), "{c:?}");
+        }
+        // Symbols outside those ranges, emoji and controls are other characters.
+        for c in ['€', '×', '😀', '\u{7}', '\u{2060}'] {
+            assert_eq!(reason(&format!("a{c}")), Some(Other(c)), "{c:?}");
+        }
+    }
+
+    fn explained(profile: &Profile, query: &str) -> Vec<(String, Option<DeadReason>, Vec<String>)> {
+        explain_tokens_for(profile, query)
+            .into_iter()
+            .map(|t| (t.token, t.dead, t.terms))
+            .collect()
+    }
+
+    fn live(token: &str, terms: &[&str]) -> (String, Option<DeadReason>, Vec<String>) {
+        let terms = terms.iter().map(|t| (*t).to_owned()).collect();
+        (token.to_owned(), None, terms)
+    }
+
+    fn dead(token: &str, reason: DeadReason) -> (String, Option<DeadReason>, Vec<String>) {
+        (token.to_owned(), Some(reason), Vec::new())
+    }
+
+    #[test]
+    fn the_reference_keeps_only_tokens_of_ascii_letters_alive() {
+        use DeadReason::*;
+        assert_eq!(explain("coffee preference? Tea"), ["preference?"]);
+        assert!(explain("Coffee").is_empty());
+        assert_eq!(
+            explained(&Profile::reference(), "Coffee\tcoffee? 4417 café"),
+            [
+                live("coffee", &["coffee"]),
+                dead("coffee?", Punctuation('?')),
+                dead("4417", Digit('4')),
+                dead("café", NonAsciiLetter('é')),
+            ]
+        );
+        assert_eq!(
+            explain_for(&Profile::reference(), "coffee coffee? tea"),
+            ["coffee?"]
+        );
+    }
+
+    #[test]
+    fn a_token_rule_over_other_words_is_alive_only_when_the_token_is_one_whole_word() {
+        let mut profile = Profile::reference();
+        profile.event_words = WordRule::UnicodeWords { script_runs: false };
+        assert_eq!(
+            explained(&profile, "café coffee? flat-white"),
+            [
+                live("café", &["café"]),
+                dead("coffee?", DeadReason::NeverAWord),
+                dead("flat-white", DeadReason::NeverAWord),
+            ]
+        );
+        assert_eq!(
+            explained(&Profile::adk_go(), "Coffee? a\tb"),
+            [live("coffee?", &["coffee?"]), live("a\tb", &["a\tb"])]
+        );
+    }
+
+    #[test]
+    fn a_word_rule_searches_for_the_words_of_each_token_and_drops_tokens_without_one() {
+        let python = Profile::adk_python();
+        assert_eq!(
+            explained(&python, "Coffee? ?  私はPython flat-white"),
+            [
+                live("coffee?", &["coffee"]),
+                dead("?", DeadReason::NoWord),
+                // The query is cut without the text rule's script runs.
+                live("私はpython", &["私はpython"]),
+                live("flat-white", &["flat", "white"]),
+            ]
+        );
+        assert_eq!(explain_for(&python, "coffee? ? !"), ["?", "!"]);
+        assert_eq!(
+            explained(&Profile::adk_rust_in_memory(), "咖啡x"),
+            [live("咖啡x", &["咖", "啡", "咖啡", "啡x", "咖啡x"])]
+        );
+    }
+
+    #[test]
+    fn a_phrase_rule_searches_each_token_as_a_phrase_and_drops_operators_and_wordless_ones() {
+        assert_eq!(
+            explained(
+                &Profile::adk_rust_sqlite(),
+                "Flat-White AND ?? \u{24B6} Café and"
+            ),
+            [
+                live("Flat-White", &["flat white"]),
+                dead("AND", DeadReason::NoWord),
+                dead("??", DeadReason::NoWord),
+                dead("\u{24B6}", DeadReason::NoWord),
+                live("Café", &["cafe"]),
+                live("and", &["and"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn each_reason_reads_as_a_sentence_naming_its_character() {
+        use DeadReason::*;
+        let cases = [
+            (Punctuation('?'), "\"?\" stays on the query token"),
+            (Digit('4'), "\"4\" is a digit"),
+            (NonAsciiLetter('é'), "\"é\" is not an ASCII letter"),
+            (
+                UnicodeSpace('\u{a0}'),
+                "\"\\u{a0}\" does not split the query",
+            ),
+            (Other('😀'), "\"😀\" separates stored words"),
+            (NeverAWord, "never one whole word"),
+            (NoWord, "holds no word"),
+        ];
+        for (reason, start) in cases {
+            assert!(reason.to_string().contains(start), "{reason:?}: {reason}");
+        }
+    }
+}

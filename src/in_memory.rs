@@ -380,3 +380,71 @@ mod tests {
         assert_eq!(found(&memory, &runtime, "nothing"), 0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Content, Event};
+
+    async fn found(
+        memory: &InMemoryMemoryService,
+        app: &str,
+        user: &str,
+        query: &str,
+    ) -> Vec<String> {
+        let response = memory.search_memory(app, user, query).await.unwrap();
+        response
+            .memories
+            .iter()
+            .map(|m| m.content.texts().collect::<Vec<_>>().join("+"))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn every_match_once_in_first_add_then_event_order_and_a_readd_replaces_in_place() {
+        let memory = InMemoryMemoryService::new();
+        let first = Session::new("a", "u", "s-1").with_events([
+            Event::text("user", "coffee and more coffee"),
+            Event::without_content("user"),
+            Event::new("user", Some(Content::new(vec![]))),
+            Event::text("model", "tea"),
+        ]);
+        memory.add_session_to_memory(&first).await.unwrap();
+        let second = Session::new("a", "u", "s-2").with_event(Event::text("user", "Coffee, black"));
+        memory.add_session_to_memory(&second).await.unwrap();
+        assert_eq!(
+            found(&memory, "a", "u", "TEA coffee tea").await,
+            ["coffee and more coffee", "tea", "Coffee, black"]
+        );
+        // Re-adding s-1 keeps its place before s-2 and drops the words it no longer holds.
+        let again = Session::new("a", "u", "s-1").with_event(Event::text("user", "black tea"));
+        memory.add_session_to_memory(&again).await.unwrap();
+        assert_eq!(
+            found(&memory, "a", "u", "black").await,
+            ["black tea", "Coffee, black"]
+        );
+        assert!(found(&memory, "a", "u", "more").await.is_empty());
+        let third = Session::new("a", "u", "s-3").with_event(Event::text("user", "black"));
+        memory.add_session_to_memory(&third).await.unwrap();
+        memory
+            .add_session_to_memory(&Session::new("a", "u", "s-2"))
+            .await
+            .unwrap();
+        assert_eq!(
+            found(&memory, "a", "u", "black").await,
+            ["black tea", "black"]
+        );
+    }
+
+    #[tokio::test]
+    async fn stores_are_per_exact_pair_and_dead_tokens_find_nothing() {
+        let memory = InMemoryMemoryService::new();
+        let session = Session::new("a/b", "c", "s-1").with_event(Event::text("user", "coffee"));
+        memory.add_session_to_memory(&session).await.unwrap();
+        assert_eq!(found(&memory, "a/b", "c", "coffee").await, ["coffee"]);
+        assert!(found(&memory, "a", "b/c", "coffee").await.is_empty());
+        assert!(found(&memory, "a/b", "C", "coffee").await.is_empty());
+        assert!(found(&memory, "a/b", "c", "coffee? tea").await.is_empty());
+        assert!(found(&memory, "a/b", "c", "").await.is_empty());
+    }
+}

@@ -84,3 +84,46 @@ pub(crate) fn raw_event_words(text: &str) -> impl Iterator<Item = &str> {
 pub fn can_match(token: &str) -> bool {
     !token.is_empty() && token.bytes().all(|b| b.is_ascii_alphabetic())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_split_on_the_six_ascii_spaces_only_and_keep_punctuation() {
+        for c in [' ', '\t', '\n', '\u{0B}', '\u{0C}', '\r'] {
+            assert!(is_query_separator(c), "{c:?}");
+        }
+        for c in ['a', '\u{A0}', '\u{85}', '\u{3000}', '_', '-'] {
+            assert!(!is_query_separator(c), "{c:?}");
+        }
+        let query = " Coffee?\t\x0BTEA\u{A0}x  Ünïcode ";
+        assert_eq!(query_tokens(query), ["coffee?", "tea\u{a0}x", "ünïcode"]);
+        assert_eq!(
+            raw_query_tokens(query).collect::<Vec<_>>(),
+            ["Coffee?", "TEA\u{a0}x", "Ünïcode"]
+        );
+        assert!(query_tokens(" \t\r\n").is_empty());
+        assert_eq!(raw_query_tokens(" \t\r\n").count(), 0);
+    }
+
+    #[test]
+    fn events_hold_runs_of_ascii_letters_and_only_those_tokens_can_match() {
+        assert_eq!(
+            event_words("Order 4417: flat_white, CAFÉ!").collect::<Vec<_>>(),
+            ["order", "flat", "white", "caf"]
+        );
+        assert_eq!(event_words("4417 _ é").count(), 0);
+        assert!(can_match("coffee"));
+        assert!(!can_match(""));
+        assert!(!can_match("coffee?"));
+        assert!(!can_match("4417"));
+        assert!(!can_match("café"));
+        assert!(raw_token_can_match("Coffee"));
+        assert!(raw_token_can_match("COFFEE"));
+        assert!(!raw_token_can_match("Coffee?"));
+        assert!(!raw_token_can_match("CAFÉ"));
+        // The Kelvin sign lowercases to an ASCII `k`.
+        assert!(raw_token_can_match("\u{212A}ey"));
+    }
+}

@@ -204,3 +204,35 @@ fn excerpt(text: &str) -> String {
         cut
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(indexed: &[bool]) -> TokenFinding {
+        TokenFinding {
+            token: "coffee".into(),
+            dead: false,
+            places: indexed
+                .iter()
+                .map(|&indexed| Place {
+                    kind: PlaceKind::Text,
+                    session: "s-1".into(),
+                    event: Some("e-1".into()),
+                    name: None,
+                    indexed,
+                    excerpt: None,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn words_are_only_unindexed_when_found_and_never_where_the_index_reads() {
+        assert!(finding(&[false]).only_unindexed());
+        assert!(finding(&[false, false]).only_unindexed());
+        assert!(!finding(&[]).only_unindexed(), "not found at all");
+        assert!(!finding(&[true]).only_unindexed());
+        assert!(!finding(&[false, true]).only_unindexed());
+    }
+}

@@ -326,3 +326,103 @@ fn hits_under<'a>(
         _ => found,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search(app: &str, query: &str, hits: usize) -> SearchRecord {
+        let mut search = SearchRecord::new(MemoryKey::new(app, "u"));
+        search.query = Some(query.to_owned());
+        search.hits = Some(hits);
+        search
+    }
+
+    #[test]
+    fn the_oldest_half_of_the_searches_is_forgotten_once_the_store_is_full() {
+        let mut evidence = Evidence::new();
+        for n in 0..=SEARCHES_KEPT {
+            evidence.record_search(search("a", "coffee", n));
+        }
+        let hits: Vec<_> = evidence.searches().iter().map(|s| s.hits).collect();
+        assert_eq!(hits.len(), SEARCHES_KEPT / 2 + 1);
+        assert_eq!(hits[0], Some(SEARCHES_KEPT / 2));
+        assert_eq!(hits.last(), Some(&Some(SEARCHES_KEPT)));
+        evidence.searches_mut().clear();
+        assert!(evidence.searches().is_empty());
+    }
+
+    #[test]
+    fn evidence_is_empty_until_a_write_or_a_search_and_extends_with_both() {
+        assert!(Evidence::new().is_empty());
+        let mut searched = Evidence::new();
+        searched.record_search(search("a", "coffee", 1));
+        assert!(!searched.is_empty());
+        let mut written = Evidence::new();
+        written.record_write(MemoryKey::new("a", "u"), "s-1", 2, 1);
+        assert!(!written.is_empty());
+        written.extend(searched);
+        assert_eq!(written.searches(), [search("a", "coffee", 1)]);
+        let mut both = Evidence::new();
+        both.extend(written);
+        assert!(!both.is_empty());
+        assert_eq!(both.searches().len(), 1);
+    }
+
+    #[test]
+    fn from_content_a_diagnosis_counts_the_hits_the_profile_would_return() {
+        use crate::Event;
+        let session = Session::new("a", "u", "s-1").with_events(
+            ["coffee", "coffee tea", "tea", "milk"]
+                .map(|t| Event::text("user", t))
+                .into_iter()
+                .chain((0..12).map(|n| Event::text("user", format!("espresso {n}")))),
+        );
+        let evidence = Evidence::from_sessions([session]);
+        let hits =
+            |query: &str, profile: &Profile| evidence.diagnose("a", "u", query, profile).hits;
+        let reference = Profile::reference();
+        assert_eq!(hits("coffee", &reference), Some(2));
+        assert_eq!(hits("coffee tea", &reference), Some(3));
+        assert_eq!(hits("coffee?", &reference), Some(0));
+        assert_eq!(hits("", &reference), Some(0));
+        assert_eq!(hits("espresso", &reference), Some(12));
+        assert_eq!(hits("coffee tea", &Profile::adk_rust_sqlite()), Some(1));
+        assert_eq!(hits("espresso", &Profile::adk_rust_in_memory()), Some(10));
+    }
+
+    #[test]
+    fn a_word_of_the_content_check_is_dead_when_dead_alone_or_in_the_query() {
+        use crate::Event;
+        let session = Session::new("a", "u", "s-1").with_event(Event::text("user", "coffee? x"));
+        let evidence = Evidence::from_sessions([session]);
+        // The reference's query token is `coffee?\u{a0}x`; the check looks for `coffee?` and `x`.
+        let diagnosis = evidence.diagnose("a", "u", "coffee?\u{A0}x", &Profile::reference());
+        let content = diagnosis.indexed_text.content.expect("content mode");
+        let dead: Vec<(&str, bool)> = content
+            .tokens
+            .iter()
+            .map(|t| (t.token.as_str(), t.dead))
+            .collect();
+        assert_eq!(dead, [("coffee?", true), ("x", false)]);
+    }
+
+    #[test]
+    fn a_diagnosis_takes_the_hits_of_the_latest_search_of_the_same_key_and_query() {
+        let mut evidence = Evidence::new();
+        evidence.record_search(search("a", "coffee", 1));
+        evidence.record_search(search("a", "coffee", 2));
+        evidence.record_search(search("b", "coffee", 3));
+        evidence.record_search(search("a", "tea", 4));
+        let profile = Profile::reference();
+        let hits = |app: &str, query: &str| evidence.diagnose(app, "u", query, &profile).hits;
+        assert_eq!(hits("a", "coffee"), Some(2));
+        assert_eq!(hits("b", "coffee"), Some(3));
+        assert_eq!(hits("a", "tea"), Some(4));
+        assert_eq!(hits("b", "tea"), None);
+        assert_eq!(hits("c", "milk"), None);
+        // With nothing written, no result can be computed from content.
+        let nothing = Evidence::new().diagnose("a", "u", "coffee", &profile);
+        assert_eq!(nothing.hits, None);
+    }
+}

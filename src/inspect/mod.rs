@@ -281,6 +281,56 @@ pub(crate) fn elapsed_ms(started: Instant) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::InMemoryMemoryService;
+    use std::collections::HashSet;
+    use std::time::Duration;
+
+    #[test]
+    fn a_search_hash_tells_apart_searches_that_differ_anywhere_and_only_those() {
+        let long = "0123456789abcdef-tail";
+        let searches = [
+            ("a", "u", "coffee"),
+            ("a", "u", "tea"),
+            ("a", "v", "coffee"),
+            ("b", "u", "coffee"),
+            ("ab", "c", "q"),
+            ("a", "bc", "q"),
+            ("a", "", "bcq"),
+            ("", "", ""),
+            ("a", "u", long),
+            ("a", "u", "x123456789abcdef-tail"),
+            ("a", "u", "0123456789abcdef-tall"),
+            ("a", "u", "0123456789abcdef-tail "),
+        ];
+        let hashes: HashSet<u64> = searches
+            .iter()
+            .map(|(app, user, query)| search_hash(app, user, query))
+            .collect();
+        assert_eq!(hashes.len(), searches.len());
+        assert_eq!(
+            search_hash("a", "u", long),
+            search_hash("a", "u", &["0123456789abcdef", "-tail"].concat())
+        );
+    }
+
+    #[test]
+    fn dead_tokens_are_counted_under_the_reference_or_the_declared_profile() {
+        let reference = InspectingMemoryService::new(InMemoryMemoryService::new());
+        assert_eq!(reference.dead_count("Coffee coffee? 4417 café tea"), 3);
+        assert_eq!(reference.dead_count(""), 0);
+        let python = InspectingMemoryService::new(InMemoryMemoryService::new())
+            .with_profile(Profile::adk_python());
+        assert_eq!(python.dead_count("Coffee coffee? ? 4417"), 1);
+    }
+
+    #[test]
+    fn elapsed_time_reads_in_milliseconds_of_whole_microseconds() {
+        let started = Instant::now() - Duration::from_millis(1500);
+        let ms = elapsed_ms(started);
+        assert!((1500.0..60_000.0).contains(&ms), "{ms}");
+        let micros = ms * 1000.0;
+        assert!((micros - micros.round()).abs() < 1e-6, "{ms}");
+    }
 
     #[test]
     fn recent_searches_keep_the_latest_result_of_each_search() {

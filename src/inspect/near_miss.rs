@@ -142,4 +142,45 @@ mod tests {
         assert_eq!(differences(("support", "u-42"), ("support", "u-43")), None);
         assert_eq!(differences(("support", "u-42"), ("billing", "u-42")), None);
     }
+
+    #[test]
+    fn each_difference_reads_as_what_differs() {
+        use KeyDifference::*;
+        let names =
+            [SurroundingWhitespace, Case, Separators, NumericIdPrefix].map(|d| d.to_string());
+        assert_eq!(
+            names,
+            [
+                "surrounding whitespace",
+                "case",
+                "separators",
+                "prefix on a numeric id"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_numeric_id_prefix_is_letters_before_a_bare_run_of_digits() {
+        assert!(is_prefixed_id_of("u-42", "42"));
+        assert!(is_prefixed_id_of("user42", "42"));
+        assert!(is_prefixed_id_of("ü_42", "42"));
+        // The bare id must be digits, and there must be one.
+        assert!(!is_prefixed_id_of("u", ""));
+        assert!(!is_prefixed_id_of("u-ab", "ab"));
+        assert!(!is_prefixed_id_of("u-4a", "4a"));
+        // The prefix must hold letters, and only letters before its separators.
+        assert!(!is_prefixed_id_of("-42", "42"));
+        assert!(!is_prefixed_id_of("42", "42"));
+        assert!(!is_prefixed_id_of("1-42", "42"));
+        assert!(!is_prefixed_id_of("u1-42", "42"));
+        assert!(!is_prefixed_id_of("u-43", "42"));
+        // Seen from the keys: neither an empty id nor a non-numeric one is a numeric id.
+        assert_eq!(differences(("a", "u"), ("a", "")), None);
+        assert_eq!(differences(("a", "u-ab"), ("a", "ab")), None);
+        assert_eq!(differences(("a", "u1-42"), ("a", "42")), None);
+        assert_eq!(
+            differences(("a", "42"), ("a", "u-42")),
+            Some(vec![KeyDifference::NumericIdPrefix])
+        );
+    }
 }

@@ -444,6 +444,8 @@ mod tests {
             ["к\u{301}от", "\u{e000}x", "σασ"]
         );
         assert_eq!(text_words(two, "\u{301}\u{301} a"), ["a"]);
+        // Precomposed letters of other scripts keep their diacritics too (й, ά).
+        assert_eq!(text_words(two, "\u{439} \u{3AC}"), ["\u{439}", "\u{3ac}"]);
         assert_eq!(text_words(two, "a_b"), ["a", "b"]);
     }
 
