@@ -347,10 +347,10 @@ mod compaction_tests {
             .block_on(memory.add_session_to_memory(&stable))
             .unwrap();
         for round in 0..5_000_usize {
-            // A word of letters only, new in every round.
+            // A word of letters only, new in every round: the round's hex digits as g..v.
             let fresh: String = format!("{round:x}")
-                .bytes()
-                .map(|b| char::from(b'g' + b % 16))
+                .chars()
+                .map(|digit| char::from(b'g' + digit.to_digit(16).map_or(0, |d| d as u8)))
                 .collect();
             let session = Session::new("a", "u", "moving").with_events([
                 Event::text("user", format!("Common {fresh} round")),
