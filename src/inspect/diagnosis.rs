@@ -485,3 +485,54 @@ fn count(n: usize, noun: &str) -> String {
         format!("{n} {noun}s")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explain_tokens_for;
+    use crate::profile::Profile;
+
+    fn rules(query: &str, logged: Option<(Option<usize>, Option<usize>)>) -> MatchRules {
+        MatchRules {
+            tokens: explain_tokens_for(&Profile::reference(), query),
+            logged: logged.map(|(tokens, dead)| LoggedTokens { tokens, dead }),
+        }
+    }
+
+    #[test]
+    fn a_query_can_match_when_one_token_is_live() {
+        assert!(rules("coffee? tea", None).any_live());
+        assert!(!rules("coffee? 4417", None).any_live());
+        assert_eq!(rules("coffee? 4417 tea", None).dead_count(), 2);
+    }
+
+    #[test]
+    fn logged_counts_decide_when_the_query_was_not_logged() {
+        assert!(rules("", Some((Some(3), Some(2)))).any_live());
+        assert!(!rules("", Some((Some(2), Some(2)))).any_live());
+        assert!(!rules("", Some((Some(0), Some(0)))).any_live());
+        assert!(rules("", Some((Some(1), None))).any_live());
+        assert!(!rules("", Some((Some(0), None))).any_live());
+        assert!(rules("", Some((None, Some(4)))).any_live());
+        assert_eq!(rules("", Some((Some(5), Some(3)))).dead_count(), 3);
+        assert_eq!(rules("coffee?", Some((Some(5), None))).dead_count(), 1);
+    }
+
+    #[test]
+    fn only_passing_checks_and_a_found_search_are_nothing_wrong() {
+        use Verdict::*;
+        for verdict in [ChecksPass, Found] {
+            assert!(verdict.nothing_wrong(), "{verdict:?}");
+        }
+        for verdict in [
+            NothingWritten,
+            WrongKey,
+            QueryCannotMatch,
+            NoIndexedText,
+            NotIndexed,
+            NotIndexedAndCannotMatch,
+        ] {
+            assert!(!verdict.nothing_wrong(), "{verdict:?}");
+        }
+    }
+}
