@@ -54,6 +54,30 @@ fn run(command: &mut Command) -> Result<String, Failed> {
     }
 }
 
+/// `program gate` with the example's profile and pinned snapshots, writing JUnit to `junit`, up
+/// to the `--` the bridge's command follows.
+fn gate_command(program: impl AsRef<std::ffi::OsStr>, example: &Path, junit: &Path) -> Command {
+    let mut command = Command::new(program);
+    command
+        .args(["gate", "--profile"])
+        .arg(example.join("profile.toml"))
+        .arg("--snapshots")
+        .arg(example.join("snapshots"))
+        .arg("--junit")
+        .arg(junit)
+        .arg("--");
+    command
+}
+
+/// Runs a gate; fails unless 23 rules pass.
+fn expect_green(gate: &mut Command) -> Result<(), Failed> {
+    let out = run(gate)?;
+    if !out.contains("test result: ok. 23 passed; 0 failed; 2 ignored") {
+        return Err(format!("the gate did not report 23 passed:\n{out}").into());
+    }
+    Ok(())
+}
+
 /// What a gate's JUnit report must say: every rule a test case, none failed, and the known
 /// violations the profile declares shown as such.
 fn check_junit(path: &Path, suite: &str, known_violations: &[&str]) -> Result<(), Failed> {
@@ -153,22 +177,14 @@ fn python_team() -> Result<(), Failed> {
 
     let example = example("gate-adk-python-sqlite");
     let junit = dir.join("gate.xml");
-    let out = run(Command::new(venv.join("bin/memory-conformance"))
-        .args(["gate", "--profile"])
-        .arg(example.join("profile.toml"))
-        .arg("--snapshots")
-        .arg(example.join("snapshots"))
-        .arg("--junit")
-        .arg(&junit)
-        .arg("--")
-        .arg(&python)
-        .arg(example.join("bridge.py"))
-        // The helper comes from the wheel, never from the repository.
-        .env_remove("PYTHONPATH")
-        .env("TZ", "UTC"))?;
-    if !out.contains("test result: ok. 23 passed; 0 failed; 2 ignored") {
-        return Err(format!("the gate did not report 23 passed:\n{out}").into());
-    }
+    expect_green(
+        gate_command(venv.join("bin/memory-conformance"), &example, &junit)
+            .arg(&python)
+            .arg(example.join("bridge.py"))
+            // The helper comes from the wheel, never from the repository.
+            .env_remove("PYTHONPATH")
+            .env("TZ", "UTC"),
+    )?;
     check_junit(
         &junit,
         "adk-python-sqlite",
@@ -218,18 +234,11 @@ fn js_team() -> Result<(), Failed> {
     .map_err(|err| format!("cannot link @google/adk: {err}"))?;
 
     let junit = dir.join("gate.xml");
-    let out = run(Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
-        .args(["gate", "--profile"])
-        .arg(example.join("profile.toml"))
-        .arg("--snapshots")
-        .arg(example.join("snapshots"))
-        .arg("--junit")
-        .arg(&junit)
-        .args(["--", "node", "bridge.mjs"])
-        .current_dir(&project))?;
-    if !out.contains("test result: ok. 23 passed; 0 failed; 2 ignored") {
-        return Err(format!("the gate did not report 23 passed:\n{out}").into());
-    }
+    expect_green(
+        gate_command(env!("CARGO_BIN_EXE_memory-conformance"), &example, &junit)
+            .args(["node", "bridge.mjs"])
+            .current_dir(&project),
+    )?;
     check_junit(&junit, "adk-js-team", &["key.no_separator_collision"])?;
     std::fs::remove_dir_all(&dir)
         .map_err(|err| format!("cannot remove {}: {err}", dir.display()))?;
