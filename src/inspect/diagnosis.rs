@@ -535,4 +535,171 @@ mod tests {
             assert!(!verdict.nothing_wrong(), "{verdict:?}");
         }
     }
+
+    use crate::inspect::content::Place;
+
+    /// A diagnosis of a search for `query` under one key holding one session of `events`
+    /// events, `events_without_text` of them without text, with `hits` logged or computed.
+    fn diagnosis(
+        query: &str,
+        hits: Option<usize>,
+        events: usize,
+        events_without_text: usize,
+        content: Option<Vec<TokenFinding>>,
+    ) -> Diagnosis {
+        Diagnosis {
+            key: MemoryKey::new("support", "u-42"),
+            query: Some(query.to_owned()),
+            profile: "reference".to_owned(),
+            hits,
+            written: Written {
+                keys: 1,
+                sessions: 1,
+                events,
+            },
+            right_key: RightKey {
+                sessions: 1,
+                near_misses: Vec::new(),
+            },
+            match_rules: rules(query, None),
+            indexed_text: IndexedText {
+                events,
+                events_without_text,
+                content: content.map(|tokens| ContentCheck { tokens }),
+            },
+        }
+    }
+
+    fn finding(token: &str, dead: bool, places: Vec<Place>) -> TokenFinding {
+        TokenFinding {
+            token: token.to_owned(),
+            dead,
+            places,
+        }
+    }
+
+    fn place(kind: PlaceKind, name: Option<&str>, indexed: bool) -> Place {
+        Place {
+            kind,
+            session: "s-1".to_owned(),
+            event: Some("e-1".to_owned()),
+            name: name.map(str::to_owned),
+            indexed,
+            excerpt: None,
+        }
+    }
+
+    /// The line of check 4 in the walk-through.
+    fn check_4(diagnosis: &Diagnosis) -> String {
+        let text = diagnosis.to_string();
+        text.lines()
+            .find(|line| line.starts_with("4. "))
+            .unwrap_or_else(|| panic!("no check 4 line in:\n{text}"))
+            .to_owned()
+    }
+
+    #[test]
+    fn live_words_stored_in_indexed_text_pass_every_check() {
+        let stored = finding("tea", false, vec![place(PlaceKind::Text, None, true)]);
+        let diagnosis = diagnosis("tea", Some(0), 2, 0, Some(vec![stored]));
+        assert_eq!(diagnosis.verdict(), Verdict::ChecksPass);
+        assert!(
+            check_4(&diagnosis)
+                .contains("yes: the query's words that are stored are in indexed text"),
+            "{diagnosis}"
+        );
+    }
+
+    #[test]
+    fn words_stored_nowhere_under_text_free_events_have_no_indexed_text() {
+        let missing = finding("tea", false, Vec::new());
+        let diagnosis = diagnosis("tea", Some(0), 2, 2, Some(vec![missing]));
+        assert_eq!(diagnosis.verdict(), Verdict::NoIndexedText);
+        let line = check_4(&diagnosis);
+        assert!(
+            line.contains("NO: none of the query's words is stored under this key"),
+            "{line}"
+        );
+        assert!(
+            diagnosis
+                .to_string()
+                .contains("\"tea\": not stored under this key")
+        );
+    }
+
+    #[test]
+    fn words_stored_nowhere_under_text_events_pass_the_checks() {
+        let missing = finding("tea", false, Vec::new());
+        let diagnosis = diagnosis("tea", Some(0), 2, 0, Some(vec![missing]));
+        assert_eq!(diagnosis.verdict(), Verdict::ChecksPass);
+        assert!(check_4(&diagnosis).contains("yes: none of the query's words"));
+    }
+
+    #[test]
+    fn words_only_in_unindexed_places_read_no_and_name_the_place() {
+        let unindexed = finding(
+            "photo",
+            false,
+            vec![place(PlaceKind::InlineData, Some("image/png"), false)],
+        );
+        let diagnosis = diagnosis("photo", Some(0), 2, 1, Some(vec![unindexed]));
+        assert_eq!(diagnosis.verdict(), Verdict::NotIndexed);
+        assert!(check_4(&diagnosis).contains("NO: some of the query's words are stored only"));
+        let text = diagnosis.to_string();
+        assert!(
+            text.contains("\"photo\": in inline data (session \"s-1\", event \"e-1\", MIME type \"image/png\"): not indexed"),
+            "{text}"
+        );
+        let tool = finding(
+            "photo",
+            false,
+            vec![place(PlaceKind::FunctionCall, Some("lookup"), false)],
+        );
+        let text = self::diagnosis("photo", Some(0), 2, 1, Some(vec![tool])).to_string();
+        assert!(text.contains("tool \"lookup\""), "{text}");
+    }
+
+    #[test]
+    fn from_counts_a_missed_search_with_only_live_tokens_and_text_passes() {
+        let diagnosis = diagnosis("tea", Some(0), 3, 0, None);
+        assert_eq!(diagnosis.verdict(), Verdict::ChecksPass);
+        let text = diagnosis.to_string();
+        assert!(
+            check_4(&diagnosis).contains("yes: 0 of 3 events under this key carry no text"),
+            "{text}"
+        );
+        assert!(!text.contains("from counts only"), "{text}");
+    }
+
+    #[test]
+    fn from_counts_text_free_events_under_a_missed_search_say_so() {
+        let diagnosis = diagnosis("tea", Some(0), 3, 1, None);
+        assert_eq!(diagnosis.verdict(), Verdict::NoIndexedText);
+        let text = diagnosis.to_string();
+        assert!(check_4(&diagnosis).contains("yes: 1 of 3 events"), "{text}");
+        assert!(text.contains("from counts only"), "{text}");
+        // Without a hit count there was no miss to explain.
+        let unknown = self::diagnosis("tea", None, 3, 1, None).to_string();
+        assert!(!unknown.contains("from counts only"), "{unknown}");
+    }
+
+    #[test]
+    fn from_counts_only_text_free_events_read_no() {
+        let diagnosis = diagnosis("tea", Some(0), 2, 2, None);
+        assert_eq!(diagnosis.verdict(), Verdict::NoIndexedText);
+        assert!(check_4(&diagnosis).contains("NO: 2 of 2 events"));
+    }
+
+    #[test]
+    fn from_counts_a_dead_token_over_text_free_events_reads_no_at_check_4() {
+        let diagnosis = diagnosis("4417 order", Some(0), 3, 1, None);
+        assert_eq!(diagnosis.verdict(), Verdict::NotIndexedAndCannotMatch);
+        assert!(check_4(&diagnosis).contains("NO: 1 of 3 events"));
+    }
+
+    #[test]
+    fn a_blank_query_says_so_at_check_3() {
+        let text = diagnosis("", Some(0), 1, 0, None).to_string();
+        assert!(text.contains("NO: the query is blank"), "{text}");
+    }
 }
