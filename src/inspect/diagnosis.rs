@@ -702,4 +702,15 @@ mod tests {
         let text = diagnosis("", Some(0), 1, 0, None).to_string();
         assert!(text.contains("NO: the query is blank"), "{text}");
     }
+
+    #[test]
+    fn a_dead_token_only_fails_check_3_when_its_words_are_stored() {
+        let live = || finding("tea", false, vec![place(PlaceKind::Text, None, true)]);
+        let unstored = finding("coffee?", true, Vec::new());
+        let diagnosis = diagnosis("tea coffee?", Some(0), 2, 0, Some(vec![live(), unstored]));
+        assert_eq!(diagnosis.verdict(), Verdict::ChecksPass);
+        let stored = finding("coffee?", true, vec![place(PlaceKind::Text, None, true)]);
+        let diagnosis = self::diagnosis("tea coffee?", Some(0), 2, 0, Some(vec![live(), stored]));
+        assert_eq!(diagnosis.verdict(), Verdict::QueryCannotMatch);
+    }
 }
