@@ -450,3 +450,313 @@ fn list(text: &str) -> Vec<String> {
         inner.split(", ").map(str::to_owned).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Profile;
+
+    fn read(log: &str) -> LogRead {
+        read_log(log).unwrap_or_else(|err| panic!("{err}\nin:\n{log}"))
+    }
+
+    /// The only search `log` records.
+    fn search(log: &str) -> SearchRecord {
+        let read = read(log);
+        assert_eq!(read.evidence.searches().len(), 1, "{log}");
+        read.evidence.searches()[0].clone()
+    }
+
+    /// What a diagnosis of (`app`, `user`) counts of the writes `log` records: keys, sessions
+    /// and events written, sessions under the key, and its events without text.
+    fn written(log: &str, app: &str, user: &str) -> (usize, usize, usize, usize, usize) {
+        let diagnosis = read(log)
+            .evidence
+            .diagnose(app, user, "tea", &Profile::reference());
+        (
+            diagnosis.written.keys,
+            diagnosis.written.sessions,
+            diagnosis.written.events,
+            diagnosis.right_key.sessions,
+            diagnosis.indexed_text.events_without_text,
+        )
+    }
+
+    fn format_of(line: &str) -> Vec<LogFormat> {
+        read(line).formats
+    }
+
+    #[test]
+    fn each_format_names_its_source() {
+        assert_eq!(
+            LogFormat::KitPlain.to_string(),
+            "memory-conformance tracing (plain)"
+        );
+        assert_eq!(
+            LogFormat::KitJson.to_string(),
+            "memory-conformance tracing (JSON)"
+        );
+        assert_eq!(
+            LogFormat::Guide.to_string(),
+            "the debugging guide's decorator"
+        );
+    }
+
+    #[test]
+    fn an_error_carries_the_line_it_is_on() {
+        let err = read_log("boot\nready\nmemory.write key=support/42 session=s\n").unwrap_err();
+        assert_eq!(err.line(), 3);
+        assert_eq!(err.to_string(), "line 3: memory.write: no `events` count");
+        let err = read_log("memory.search key=\"support\"/\"u-42 tokens=1").unwrap_err();
+        assert_eq!(err.line(), 1);
+        assert!(err.to_string().contains("not closed"), "{err}");
+        let err = read_log("memory.search tokens=1 hits=0").unwrap_err();
+        assert_eq!(err.to_string(), "line 1: memory.search: no `key`");
+        let err = read_log("memory.search key=\"support\"-\"u-42\" hits=0").unwrap_err();
+        assert!(err.to_string().contains("\"support\" has no `/`"), "{err}");
+        let err = read_log("{\"message\":\"memory.search\",\"key\":\"\\\"a\\\"/b\"}").unwrap_err();
+        assert!(err.to_string().contains("is not \"app\"/\"user\""), "{err}");
+        let err = read_log("memory.search key=support/u-42 hits=none").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 1: memory.search: `hits` is not a count"
+        );
+    }
+
+    #[test]
+    fn formats_are_listed_once_each_in_order_of_first_appearance() {
+        let log = "memory.write key=support/42 session=s events=2 textEvents=1\n\
+                   INFO memory.search key=\"support\"/\"u-42\" tokens=1 dead=0 hits=0 elapsed_ms=0.1\n\
+                   memory.search key=support/u-42 tokens=2 hits=0 ms=3\n\
+                   INFO memory.search key=\"support\"/\"u-42\" tokens=1 dead=0 hits=0 elapsed_ms=0.1\n\
+                   {\"fields\":{\"message\":\"memory.search\",\"key\":\"\\\"a\\\"/\\\"b\\\"\",\"hits\":0}}\n";
+        let read = read(log);
+        assert_eq!(
+            read.formats,
+            [LogFormat::Guide, LogFormat::KitPlain, LogFormat::KitJson]
+        );
+        assert_eq!(read.records, 5);
+        assert_eq!(read.evidence.searches().len(), 4);
+    }
+
+    #[test]
+    fn each_mark_of_the_guide_tells_its_lines_apart() {
+        // Any one mark makes a line the guide's, whatever else it holds.
+        let guide = [
+            "memory.write key=\"support\"/\"42\" session=s events=2 textEvents=1",
+            "memory.search key=\"support\"/\"u-42\" tokens=1 hits=0 ms=3",
+            "memory.query q=coffee",
+            "memory.write key=support/42 session=s events=2",
+        ];
+        for line in guide {
+            assert_eq!(format_of(line), [LogFormat::Guide], "{line}");
+        }
+        let kit = "INFO memory.write key=\"support\"/\"42\" session=s events=2 text_events=1";
+        assert_eq!(format_of(kit), [LogFormat::KitPlain]);
+    }
+
+    #[test]
+    fn a_record_name_counts_only_as_a_whole_word() {
+        for line in [
+            "xmemory.write key=support/42 session=s events=2",
+            "adk.memory.write key=support/42 session=s events=2",
+            "memory.write.failed key=support/42 session=s events=2",
+            "memory.writes key=support/42 session=s events=2",
+        ] {
+            let read = read(line);
+            assert_eq!(read.records, 0, "{line}");
+        }
+        for line in [
+            "memory.write key=support/42 session=s events=2",
+            "12:00 INFO memory.write: key=support/42 session=s events=2",
+            "[memory.write key=support/42 session=s events=2",
+            // A name that is not whole first, then a whole one.
+            "ab.memory.write memory.write key=support/42 session=s events=2",
+        ] {
+            let read = read(line);
+            assert_eq!(read.records, 1, "{line}");
+            assert_eq!(written(line, "support", "42"), (1, 1, 2, 1, 0), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_write_counts_its_events_and_those_with_text() {
+        let guide = "memory.write key=support/42 session=monday events=3 textEvents=1";
+        assert_eq!(written(guide, "support", "42"), (1, 1, 3, 1, 2));
+        let kit = "INFO memory.write key=\"support\"/\"u/42\" session=s events=3 text_events=2";
+        assert_eq!(written(kit, "support", "u/42"), (1, 1, 3, 1, 1));
+        // Without a text count, every event is taken to hold text.
+        let bare = "memory.write key=support/42/7 session=s events=4";
+        assert_eq!(written(bare, "support", "42/7"), (1, 1, 4, 1, 0));
+    }
+
+    #[test]
+    fn the_guides_query_line_gives_the_next_search_its_query_and_dead_tokens() {
+        let found = search(
+            "memory.query q=coffee preference? dead=[preference?, x]\n\
+             memory.search key=support/u-42 tokens=2 hits=0 ms=3\n",
+        );
+        assert_eq!(found.key, MemoryKey::new("support", "u-42"));
+        assert_eq!(found.query.as_deref(), Some("coffee preference?"));
+        assert_eq!(
+            found.dead_tokens,
+            Some(vec!["preference?".to_owned(), "x".to_owned()])
+        );
+        assert_eq!(
+            (found.tokens, found.dead, found.hits),
+            (Some(2), None, Some(0))
+        );
+
+        let found = search("memory.query q=coffee  tea \nmemory.search key=a/b hits=1\n");
+        assert_eq!(found.query.as_deref(), Some("coffee  tea"));
+        assert_eq!(found.dead_tokens, None);
+        let found = search("memory.query ms=3 dead=[x]\nmemory.search key=a/b hits=1\n");
+        assert_eq!((found.query, found.dead_tokens), (None, None));
+    }
+
+    #[test]
+    fn the_kits_query_line_completes_the_search_before_it_under_the_same_key() {
+        let search_line =
+            "INFO memory.search key=\"support\"/\"u-42\" tokens=2 dead=1 hits=0 elapsed_ms=0.2";
+        let query_line = |key: &str| {
+            format!(
+                "INFO memory.query key={key} dead=1 hits=0 elapsed_ms=0.3 query=\"coffee preference?\" dead_tokens=[\"preference?\"]"
+            )
+        };
+        let log = self::read(&format!(
+            "{search_line}\n{}\n",
+            query_line("\"support\"/\"u-42\"")
+        ));
+        let [found] = log.evidence.searches() else {
+            panic!("one search: {:?}", log.evidence.searches());
+        };
+        assert_eq!(found.query.as_deref(), Some("coffee preference?"));
+        assert_eq!(found.dead_tokens, Some(vec!["preference?".to_owned()]));
+        assert_eq!((found.tokens, found.dead), (Some(2), Some(1)));
+
+        // Under another key, the query waits for the next search.
+        let log = self::read(&format!(
+            "{search_line}\n{}\n{search_line}\n",
+            query_line("\"support\"/\"u-7\"")
+        ));
+        let [first, second] = log.evidence.searches() else {
+            panic!("two searches: {:?}", log.evidence.searches());
+        };
+        assert_eq!((first.query.as_deref(), &first.dead_tokens), (None, &None));
+        assert_eq!(second.query.as_deref(), Some("coffee preference?"));
+    }
+
+    #[test]
+    fn the_kits_json_lines_read_nested_or_flat() {
+        let nested = "{\"timestamp\":\"t\",\"level\":\"INFO\",\"fields\":{\"message\":\"memory.search\",\
+                      \"key\":\"\\\"support\\\"/\\\"u-42\\\"\",\"tokens\":2,\"dead\":1,\"hits\":0,\
+                      \"query\":\"\\\"Where's order 4417?\\\"\"},\"target\":\"memory\"}";
+        let log = self::read(nested);
+        assert_eq!(log.formats, [LogFormat::KitJson]);
+        let found = &log.evidence.searches()[0];
+        assert_eq!(found.key, MemoryKey::new("support", "u-42"));
+        assert_eq!(
+            (found.tokens, found.dead, found.hits),
+            (Some(2), Some(1), Some(0))
+        );
+        assert_eq!(found.query.as_deref(), Some("Where's order 4417?"));
+
+        let flat = "{\"message\":\"memory.write\",\"key\":\"\\\"support\\\"/\\\"42\\\"\",\
+                    \"session\":\"s\",\"events\":3,\"text_events\":1}";
+        assert_eq!(format_of(flat), [LogFormat::KitJson]);
+        assert_eq!(written(flat, "support", "42"), (1, 1, 3, 1, 2));
+
+        // Other JSON, and JSON that is not an object, is skipped.
+        for line in [
+            "{\"message\":\"started\"}",
+            "{\"fields\":{\"message\":7}}",
+            "[\"memory.write\"]",
+        ] {
+            assert_eq!(read_log(line).unwrap().records, 0, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_json_logger_around_the_guides_line_reads_as_the_guides() {
+        let wrapped = "{\"level\":\"INFO\",\"message\":\"memory.write key=support/42 session=s events=2 textEvents=1\"}";
+        assert_eq!(format_of(wrapped), [LogFormat::Guide]);
+        assert_eq!(written(wrapped, "support", "42"), (1, 1, 2, 1, 1));
+        // The kit's plain line inside JSON is not a format the kit writes.
+        let kit_inside =
+            "{\"message\":\"memory.write key=\\\"support\\\"/\\\"42\\\" session=s events=2\"}";
+        assert_eq!(read(kit_inside).records, 0);
+    }
+
+    #[test]
+    fn fields_are_bare_quoted_keyed_or_lists() {
+        let parsed = fields(
+            " free text key=\"a b\"/\"c\\\"d\" q=\"x y\" n=3 =odd list=[\"a]\", \"b\\\"\"] tail=[a, b] end",
+        )
+        .unwrap();
+        assert_eq!(
+            parsed,
+            [
+                ("key".to_owned(), "\"a b\"/\"c\\\"d\"".to_owned()),
+                ("q".to_owned(), "x y".to_owned()),
+                ("n".to_owned(), "3".to_owned()),
+                ("list".to_owned(), "[\"a]\", \"b\\\"\"]".to_owned()),
+                ("tail".to_owned(), "[a, b]".to_owned()),
+            ]
+        );
+        assert_eq!(
+            fields("k=\"open"),
+            Err("a quoted value is not closed".to_owned())
+        );
+        assert_eq!(fields("k=v").unwrap(), [("k".to_owned(), "v".to_owned())]);
+        assert_eq!(fields("k=").unwrap(), [("k".to_owned(), String::new())]);
+        assert_eq!(fields("k").unwrap(), []);
+    }
+
+    #[test]
+    fn quoted_values_lose_their_quotes_and_escapes() {
+        assert_eq!(unquote("\"a\\nb\\tc\\rd\\0e\""), "a\nb\tc\rd\0e");
+        assert_eq!(unquote("\"caf\\u{e9} \\\"x\\\" \\\\\""), "café \"x\" \\");
+        assert_eq!(unquote("\"bad \\u{zz} code\""), "bad  code");
+        // Not one whole quoted string: unchanged.
+        for text in ["plain", "\"a\"/\"b\"", "\"open", "x\"y\"", "\"\\\""] {
+            assert_eq!(unquote(text), text);
+        }
+        assert_eq!(unquote("\"\""), "");
+    }
+
+    #[test]
+    fn keys_are_the_kits_quoted_pair_or_the_guides_first_slash() {
+        let key = |text: &str| key_of(Some(&text.to_owned()), LogFormat::KitPlain);
+        assert_eq!(key("\"a/b\"/\"c\""), Ok(MemoryKey::new("a/b", "c")));
+        assert_eq!(key("\"a\\\"\"/\"\""), Ok(MemoryKey::new("a\"", "")));
+        assert_eq!(key("a/b/c"), Ok(MemoryKey::new("a", "b/c")));
+        assert_eq!(key("/u"), Ok(MemoryKey::new("", "u")));
+        assert!(
+            key("\"a\"/b")
+                .unwrap_err()
+                .contains("is not \"app\"/\"user\"")
+        );
+        assert!(
+            key("\"a\"")
+                .unwrap_err()
+                .contains("is not \"app\"/\"user\"")
+        );
+        assert_eq!(key("\"a"), Err("a quoted value is not closed".to_owned()));
+        assert!(key("ab").unwrap_err().contains("has no `/`"));
+        assert_eq!(key_of(None, LogFormat::Guide), Err("no `key`".to_owned()));
+    }
+
+    #[test]
+    fn lists_are_javas_or_rusts() {
+        let strings = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(list("[a, b]"), strings(&["a", "b"]));
+        assert_eq!(list(" [a,b] "), strings(&["a,b"]));
+        assert_eq!(list("[]"), strings(&[]));
+        assert_eq!(list("[  ]"), strings(&[]));
+        assert_eq!(
+            list("[\"a\", \"b, c\", \"d\\\"\"]"),
+            strings(&["a", "b, c", "d\""])
+        );
+        assert_eq!(list("[\"a\", \"open]"), strings(&["a"]));
+    }
+}
