@@ -713,6 +713,34 @@ mod tests {
     }
 
     #[test]
+    fn fields_stop_at_the_end_of_the_line_whatever_is_open() {
+        let pair = |name: &str, value: &str| (name.to_owned(), value.to_owned());
+        assert_eq!(fields("k=v  ").unwrap(), [pair("k", "v")]);
+        assert_eq!(fields("key=\"a\"/").unwrap(), [pair("key", "a")]);
+        assert_eq!(fields("l=[a, b").unwrap(), [pair("l", "[a, b")]);
+    }
+
+    #[test]
+    fn a_list_ends_at_its_own_bracket_and_quotes_hide_brackets() {
+        let pair = |name: &str, value: &str| (name.to_owned(), value.to_owned());
+        // A backslash outside quotes escapes nothing.
+        assert_eq!(
+            fields("l=[a\\] n=1").unwrap(),
+            [pair("l", "[a\\]"), pair("n", "1")]
+        );
+        // A bracket inside quotes opens nothing.
+        assert_eq!(
+            fields("l=[\"a[b\"] n=1").unwrap(),
+            [pair("l", "[\"a[b\"]"), pair("n", "1")]
+        );
+        // Only `"a"/"b"` is a quoted key: a slash before bare text ends the value.
+        assert_eq!(
+            fields("key=\"a\"/b n=1").unwrap(),
+            [pair("key", "a"), pair("n", "1")]
+        );
+    }
+
+    #[test]
     fn quoted_values_lose_their_quotes_and_escapes() {
         assert_eq!(unquote("\"a\\nb\\tc\\rd\\0e\""), "a\nb\tc\rd\0e");
         assert_eq!(unquote("\"caf\\u{e9} \\\"x\\\" \\\\\""), "café \"x\" \\");
