@@ -122,6 +122,22 @@ pub fn explain_tokens_for(profile: &Profile, query: &str) -> Vec<TokenExplanatio
                 }
             })
             .collect(),
+        QueryTerms::WordRuns => query
+            .split(char::is_whitespace)
+            .filter(|token| !token.is_empty())
+            .map(|token| {
+                let phrases: Vec<String> = crate::profile::words::query_terms(profile, token)
+                    .into_iter()
+                    .map(|term| term.words.join(" "))
+                    .collect();
+                let shown = token.to_lowercase();
+                if phrases.is_empty() {
+                    TokenExplanation::dead(&shown, DeadReason::NoWord)
+                } else {
+                    TokenExplanation::live(&shown, phrases)
+                }
+            })
+            .collect(),
     }
 }
 

@@ -48,7 +48,7 @@ fn failures(subject: Subject) -> Vec<(&'static str, String)> {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(Deviation, &[&str], &str, &str); 35] = [
+const CATALOGUE: [(Deviation, &[&str], &str, &str); 36] = [
     (
         Deviation::SlashJoinedKey,
         &["R1.no-join"],
@@ -66,6 +66,12 @@ const CATALOGUE: [(Deviation, &[&str], &str, &str); 35] = [
         &["R2.replace"],
         "replace.readd_replaces",
         "entries where none belong",
+    ),
+    (
+        Deviation::UpsertWritesTextless,
+        &["readd = upsert by event id"],
+        "replace.readd_as_declared",
+        "as the profile computes",
     ),
     (
         Deviation::IgnoreReaddWithoutText,

@@ -244,6 +244,11 @@ async fn a_plain_rule_function_says_when_it_does_not_apply() {
     semantic(),
     "the profile declares semantic retrieval"
 )]
+#[case::replace_readd_as_declared(
+    "replace.readd_as_declared",
+    semantic(),
+    "the profile declares semantic retrieval"
+)]
 #[case::result_order("result.order", unordered(), "the profile promises no order")]
 #[case::durability_reopen(
     "durability.reopen",
@@ -286,6 +291,7 @@ fn every_profile_and_capability_rule_has_a_not_applicable_case_or_applies_everyw
         "query.non_ascii",
         "query.multi_word",
         "model.random_ops",
+        "replace.readd_as_declared",
         "result.order",
         "durability.reopen",
         "scope.shared",
@@ -342,6 +348,7 @@ fn rule_ids_are_stable_unique_and_named_by_group() {
             "replace.readd_replaces",
             "replace.readd_with_nothing",
             "replace.other_sessions_untouched",
+            "replace.readd_as_declared",
             "index.text_only",
             "index.empty_events",
             "query.blank",

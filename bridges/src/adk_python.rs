@@ -33,11 +33,11 @@ pub fn adk_python_gate() -> Gate {
     )
 }
 
-fn venv_python() -> std::path::PathBuf {
+pub(crate) fn venv_python() -> std::path::PathBuf {
     bridges_dir().join("adk-python/.venv/bin/python")
 }
 
-fn installed() -> Result<(), String> {
+pub(crate) fn installed() -> Result<(), String> {
     let stamp = bridges_dir().join("adk-python/.venv/installed-pins");
     if is_executable(&venv_python()) && stamp.is_file() {
         Ok(())
@@ -51,6 +51,12 @@ fn installed() -> Result<(), String> {
 }
 
 fn command() -> Command {
+    script_command("bridge.py")
+}
+
+/// The venv's Python running `script` of `bridges/adk-python/`, with the bridge helper on its
+/// path and the time zone pinned.
+pub(crate) fn script_command(script: &str) -> Command {
     let mut command = Command::new(venv_python());
     // Python formats entry timestamps in local time: pin the zone, so results do not depend
     // on the machine the gate runs on.
@@ -58,7 +64,7 @@ fn command() -> Command {
         .env("TZ", "UTC")
         // The bridge helper, `memory_conformance_bridge`, that bridge.py serves the package with.
         .env("PYTHONPATH", bridges_dir().join("python"))
-        .arg("bridge.py")
+        .arg(script)
         .current_dir(bridges_dir().join("adk-python"));
     command
 }

@@ -1,5 +1,5 @@
 //! The in-memory memory services of ADK Python (`google-adk` 2.13.0) and ADK JS
-//! (`@google/adk` 2.0.0), run as child processes through the kit's process bridge and gated
+//! (`@google/adk` 2.0.0), and ADK Python's `SqliteMemoryService`, run as child processes through the kit's process bridge and gated
 //! with every rule of memory-conformance.
 //!
 //! `bash bridges/install.sh` installs both, pinned, into folders git ignores
@@ -13,8 +13,10 @@
 
 mod adk_js;
 mod adk_python;
+mod adk_python_sqlite;
 mod launch;
 
 pub use adk_js::adk_js_gate;
 pub use adk_python::adk_python_gate;
+pub use adk_python_sqlite::adk_python_sqlite_gate;
 pub use launch::BRIDGES_DIR_VAR;

@@ -11,6 +11,7 @@ pub fn bundled() -> Vec<Gate> {
         memory_conformance_adk_rust::in_memory_gate(),
         memory_conformance_adk_rust::sqlite_gate(),
         memory_conformance_bridges::adk_python_gate(),
+        memory_conformance_bridges::adk_python_sqlite_gate(),
         memory_conformance_bridges::adk_js_gate(),
     ]
 }

@@ -199,6 +199,7 @@ pub fn infer(
     let readds = [
         ("replace", Readd::Replace),
         ("replace unless no text", Readd::ReplaceUnlessNoText),
+        ("upsert by event id", Readd::UpsertByEventId),
         ("append", Readd::Append),
     ]
     .map(|(name, readd)| (name.to_owned(), with(&base, &|p| p.readd = readd)))
@@ -207,7 +208,11 @@ pub fn infer(
         &mut decisions,
         &mut profile,
         "readd",
-        &["replace.readd_replaces", "replace.readd_with_nothing"],
+        &[
+            "replace.readd_replaces",
+            "replace.readd_with_nothing",
+            "replace.readd_as_declared",
+        ],
         readds,
     );
 
@@ -489,6 +494,7 @@ fn word_candidates() -> Vec<(String, WordRule, QueryTerms)> {
     ] {
         let rule = WordRule::FullText {
             remove_diacritics: remove,
+            script_runs: false,
         };
         for (name, separators) in [("ASCII", ascii), ("Unicode", Separators::UnicodeWhitespace)] {
             candidates.push((
@@ -503,6 +509,16 @@ fn word_candidates() -> Vec<(String, WordRule, QueryTerms)> {
             QueryTerms::Words {
                 non_ascii_substring: false,
             },
+        ));
+        // After the plain full-text rules: generated cases rarely tell the two apart, so the
+        // script runs are chosen only where the plain rules fail.
+        candidates.push((
+            format!("full text ({remove:?}) with script runs; query word runs"),
+            WordRule::FullText {
+                remove_diacritics: remove,
+                script_runs: true,
+            },
+            QueryTerms::WordRuns,
         ));
     }
     for (name, separators) in [

@@ -29,8 +29,8 @@ enum Command {
     Gate {
         /// The profile the backend declares: a profile file (.toml, docs/profile-format.md),
         /// whose known violations and gate options apply too, or a preset name (reference,
-        /// adk-python, adk-js, adk-java, adk-go, adk-rust-in-memory, adk-rust-sqlite,
-        /// sqlite-fts5).
+        /// adk-python, adk-python-sqlite, adk-js, adk-java, adk-go, adk-rust-in-memory,
+        /// adk-rust-sqlite, sqlite-fts5).
         #[arg(long, value_name = "FILE|NAME")]
         profile: String,
         /// The backend's name in test names (default: the profile's name).
@@ -153,8 +153,8 @@ enum Command {
     Explain {
         /// The query, as the agent would send it.
         query: String,
-        /// Explain under this profile's rules: reference, adk-python, adk-js, adk-java,
-        /// adk-go, adk-rust-in-memory, adk-rust-sqlite, sqlite-fts5.
+        /// Explain under this profile's rules: reference, adk-python, adk-python-sqlite,
+        /// adk-js, adk-java, adk-go, adk-rust-in-memory, adk-rust-sqlite, sqlite-fts5.
         #[arg(long, value_name = "NAME", default_value = "reference")]
         profile: String,
         /// Output format.

@@ -70,14 +70,14 @@ fn a_bridged_backend_is_gated_and_its_recall_pinned_after_review() {
     assert!(stdout.contains("no recall is pinned at"), "{stdout}");
     assert!(
         stdout.contains(
-            "test result: FAILED. 22 passed; 1 failed; 2 ignored; 0 measured; 0 filtered out"
+            "test result: FAILED. 23 passed; 1 failed; 2 ignored; 0 measured; 0 filtered out"
         ),
         "{stdout}"
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert_eq!(xml.matches("<testcase ").count(), 25, "{xml}");
+    assert_eq!(xml.matches("<testcase ").count(), 26, "{xml}");
     assert!(
-        xml.contains("tests=\"25\" failures=\"1\" skipped=\"2\""),
+        xml.contains("tests=\"26\" failures=\"1\" skipped=\"2\""),
         "{xml}"
     );
     assert!(
@@ -114,7 +114,7 @@ fn a_bridged_backend_is_gated_and_its_recall_pinned_after_review() {
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(
-        xml.contains("tests=\"25\" failures=\"0\" skipped=\"2\""),
+        xml.contains("tests=\"26\" failures=\"0\" skipped=\"2\""),
         "{xml}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -147,7 +147,7 @@ fn rules_and_partitions_select_tests_and_json_says_what_ran() {
             "reference::key.no_separator_collision"
         ]
     );
-    assert_eq!(json["filtered_out"], 22);
+    assert_eq!(json["filtered_out"], 23);
     assert_eq!(json["passed"], 2);
 
     let halves: Vec<usize> = ["1/2", "2/2"]
@@ -168,7 +168,7 @@ fn rules_and_partitions_select_tests_and_json_says_what_ran() {
             json["tests"].as_array().unwrap().len()
         })
         .collect();
-    assert_eq!(halves, [12, 12]);
+    assert_eq!(halves, [13, 12]);
 }
 
 #[test]
@@ -326,4 +326,28 @@ fn a_profile_file_declares_the_profile_its_known_violations_and_the_gate_options
         "{stderr}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The example a Python team copies declares exactly the bundled preset of ADK Python's SQLite
+/// service, with its one declared known violation, so the example and the report's column are
+/// the same claim.
+#[test]
+fn the_python_example_declares_the_bundled_sqlite_preset() {
+    use memory_conformance::profile::{Profile, ProfileFile};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/gate-adk-python-sqlite/profile.toml");
+    let file = ProfileFile::read(&path).unwrap();
+    let preset = Profile::adk_python_sqlite();
+    assert_eq!(
+        file.profile
+            .clone()
+            .with_provenance(preset.provenance.clone()),
+        preset
+    );
+    let declared: Vec<&str> = file
+        .known_violations
+        .iter()
+        .map(|(rule, _)| rule.as_str())
+        .collect();
+    assert_eq!(declared, ["result.fidelity"]);
 }

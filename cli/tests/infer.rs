@@ -86,8 +86,9 @@ fn a_value_that_implies_a_failing_rule_says_so() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         stdout.contains(
-            "# readd: replace unless no text (every case of replace.readd_replaces held; \
-             replace.readd_with_nothing failed as this value says it must)"
+            "# readd: replace unless no text (every case of replace.readd_replaces, \
+             replace.readd_as_declared held; replace.readd_with_nothing failed as this value \
+             says it must)"
         ),
         "{stdout}"
     );

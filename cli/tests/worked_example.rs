@@ -312,6 +312,7 @@ fn every_preset_profile_is_accepted_and_an_unknown_one_is_bad_input() {
     for name in [
         "reference",
         "adk-python",
+        "adk-python-sqlite",
         "adk-js",
         "adk-java",
         "adk-go",
@@ -326,7 +327,7 @@ fn every_preset_profile_is_accepted_and_an_unknown_one_is_bad_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr)
-            .contains("no profile is called \"nope\"; the presets are reference, adk-java, adk-python, adk-js, adk-go, adk-rust-in-memory, adk-rust-sqlite, sqlite-fts5, or name a profile file (.toml)"),
+            .contains("no profile is called \"nope\"; the presets are reference, adk-java, adk-python, adk-python-sqlite, adk-js, adk-go, adk-rust-in-memory, adk-rust-sqlite, sqlite-fts5, or name a profile file (.toml)"),
         "{}",
         text(&out.stderr)
     );

@@ -42,7 +42,11 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
     ),
     (
         "re-adds",
-        "the same session id added again with other text, with no text, or with no events",
+        "the same session id added again with other text, with fewer or more events, under the same or new event ids, with no text, or with no events",
+    ),
+    (
+        "re-adds by event id",
+        "versions of one session whose events keep, change, lose or gain event ids, mixing text, blank text, punctuation-only text and events without text",
     ),
     (
         "textless events",
@@ -152,8 +156,12 @@ pub(crate) const SPECIFICATION: &[Clause] = &[
     Clause {
         id: "R2.replace",
         says: "a re-add replaces what the session held, also with an empty list",
-        rules: &["replace.readd_replaces", "replace.readd_with_nothing"],
-        inputs: &["re-adds", "textless events"],
+        rules: &[
+            "replace.readd_replaces",
+            "replace.readd_with_nothing",
+            "replace.readd_as_declared",
+        ],
+        inputs: &["re-adds", "textless events", "re-adds by event id"],
     },
     Clause {
         id: "R2.others-untouched",
@@ -315,8 +323,12 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
     Clause {
         id: "readd = replace",
         says: "a re-add replaces, also with nothing",
-        rules: &["replace.readd_replaces", "replace.readd_with_nothing"],
-        inputs: &["re-adds"],
+        rules: &[
+            "replace.readd_replaces",
+            "replace.readd_with_nothing",
+            "replace.readd_as_declared",
+        ],
+        inputs: &["re-adds", "re-adds by event id"],
     },
     Clause {
         id: "readd = append",
@@ -325,14 +337,30 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
             "model.random_ops",
             "durability.reopen",
             "replace.readd_replaces",
+            "replace.readd_as_declared",
         ],
-        inputs: &["re-adds", "random operations"],
+        inputs: &["re-adds", "random operations", "re-adds by event id"],
     },
     Clause {
         id: "readd = replace unless no text",
         says: "a re-add without a word is ignored (an implied violation)",
-        rules: &["model.random_ops", "replace.readd_with_nothing"],
-        inputs: &["re-adds", "textless events"],
+        rules: &[
+            "model.random_ops",
+            "replace.readd_with_nothing",
+            "replace.readd_as_declared",
+        ],
+        inputs: &["re-adds", "textless events", "re-adds by event id"],
+    },
+    Clause {
+        id: "readd = upsert by event id",
+        says: "each event with text is written over the stored event with its id; events without text are skipped and missing ones stay (implied violations of the replace rules)",
+        rules: &[
+            "replace.readd_as_declared",
+            "model.random_ops",
+            "replace.readd_replaces",
+            "replace.readd_with_nothing",
+        ],
+        inputs: &["re-adds by event id", "re-adds", "random operations"],
     },
     Clause {
         id: "event words = ASCII letters",
@@ -363,6 +391,17 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
         inputs: &["non-ASCII words", "cased words", "digits"],
     },
     Clause {
+        id: "event words = full text, script runs first",
+        says: "NFC, each non-ASCII word cut into Latin and non-Latin runs, then FTS5 unicode61 words",
+        rules: &[
+            "query.non_ascii",
+            "query.case_insensitive",
+            "punctuation.event",
+            "model.random_ops",
+        ],
+        inputs: &["non-ASCII words", "cased words", "punctuation"],
+    },
+    Clause {
         id: "query terms = tokens",
         says: "split on the declared separators, punctuation kept",
         rules: &["punctuation.query", "query.multi_word", "query.blank"],
@@ -379,6 +418,17 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
         says: "each token a phrase of words (FTS5 quoting)",
         rules: &["punctuation.query", "query.multi_word", "model.random_ops"],
         inputs: &["punctuation", "separators"],
+    },
+    Clause {
+        id: "query terms = word runs",
+        says: "each run of word characters and `%` a phrase of words, no operators (ADK Python's `[\\w%]+`)",
+        rules: &[
+            "punctuation.query",
+            "query.non_ascii",
+            "query.multi_word",
+            "model.random_ops",
+        ],
+        inputs: &["punctuation", "separators", "non-ASCII words"],
     },
     Clause {
         id: "multi-word = any word",
@@ -469,17 +519,22 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
         Readd::Replace => "readd = replace",
         Readd::Append => "readd = append",
         Readd::ReplaceUnlessNoText => "readd = replace unless no text",
+        Readd::UpsertByEventId => "readd = upsert by event id",
     };
     let words = |w: WordRule| match w {
         WordRule::AsciiLetters => "event words = ASCII letters",
         WordRule::UnicodeWords { .. } => "event words = Unicode words",
         WordRule::Whitespace { .. } => "event words = whitespace",
+        WordRule::FullText {
+            script_runs: true, ..
+        } => "event words = full text, script runs first",
         WordRule::FullText { .. } => "event words = full text",
     };
     let terms = |q: QueryTerms| match q {
         QueryTerms::Tokens { .. } => "query terms = tokens",
         QueryTerms::Words { .. } => "query terms = words",
         QueryTerms::Phrases { .. } => "query terms = phrases",
+        QueryTerms::WordRuns => "query terms = word runs",
     };
     let multi = |m: MultiWord| match m {
         MultiWord::AnyWord => "multi-word = any word",
@@ -503,7 +558,15 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
     let mut names: Vec<&str> = Vec::new();
     names.extend([Retrieval::Lexical, Retrieval::Semantic].map(retrieval));
     names.extend([KeyScheme::Structured, KeyScheme::JoinedWithSlash].map(key));
-    names.extend([Readd::Replace, Readd::Append, Readd::ReplaceUnlessNoText].map(readd));
+    names.extend(
+        [
+            Readd::Replace,
+            Readd::Append,
+            Readd::ReplaceUnlessNoText,
+            Readd::UpsertByEventId,
+        ]
+        .map(readd),
+    );
     names.extend(
         [
             WordRule::AsciiLetters,
@@ -514,6 +577,11 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
             },
             WordRule::FullText {
                 remove_diacritics: crate::profile::RemoveDiacritics::All,
+                script_runs: false,
+            },
+            WordRule::FullText {
+                remove_diacritics: crate::profile::RemoveDiacritics::All,
+                script_runs: true,
             },
         ]
         .map(words),
@@ -525,6 +593,7 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
                 non_ascii_substring: false,
             },
             QueryTerms::Phrases { separators },
+            QueryTerms::WordRuns,
         ]
         .map(terms),
     );

@@ -91,6 +91,18 @@ pub fn implied_violations(profile: &Profile) -> Vec<KnownViolation> {
             "readd = replace unless no text",
             "a re-add none of whose events has a word is ignored, so the old text stays",
         )),
+        Readd::UpsertByEventId => {
+            implied.push(KnownViolation::implied(
+                "replace.readd_replaces",
+                "readd = upsert by event id",
+                "a re-add writes each event by its id, so an event the new version no longer has, or has under another id, still matches",
+            ));
+            implied.push(KnownViolation::implied(
+                "replace.readd_with_nothing",
+                "readd = upsert by event id",
+                "events without text are skipped, so the old text stays",
+            ));
+        }
     }
     implied
 }

@@ -29,6 +29,7 @@ struct ModelSession {
 
 #[derive(Clone, Debug)]
 struct ModelEvent {
+    id: String,
     content: Content,
     indexed: IndexedEvent,
 }
@@ -53,9 +54,10 @@ impl Oracle {
         let events: Vec<ModelEvent> = session
             .events
             .iter()
-            .filter_map(|event| event.content.as_ref())
-            .filter(|content| !content.parts.is_empty())
-            .map(|content| ModelEvent {
+            .filter_map(|event| Some((event, event.content.as_ref()?)))
+            .filter(|(_, content)| !content.parts.is_empty())
+            .map(|(event, content)| ModelEvent {
+                id: event.id.clone(),
                 indexed: IndexedEvent::new(&self.profile, content),
                 content: content.clone(),
             })
@@ -64,17 +66,31 @@ impl Oracle {
         let readd = self.profile.readd;
         let key = self.store_key(&session.app_name, &session.user_id);
         let sessions = self.stores.entry(key).or_default();
-        match sessions.iter_mut().find(|s| s.id == session.id) {
-            None => sessions.push(ModelSession {
-                id: session.id.clone(),
-                events,
-            }),
-            Some(existing) => match readd {
-                Readd::Replace => existing.events = events,
-                Readd::Append => existing.events.extend(events),
-                Readd::ReplaceUnlessNoText if !carries_words => {}
-                Readd::ReplaceUnlessNoText => existing.events = events,
-            },
+        let i = match sessions.iter().position(|s| s.id == session.id) {
+            Some(i) => i,
+            None if readd != Readd::UpsertByEventId => {
+                sessions.push(ModelSession {
+                    id: session.id.clone(),
+                    events,
+                });
+                return;
+            }
+            // An upsert writes a first add event by event id too.
+            None => {
+                sessions.push(ModelSession {
+                    id: session.id.clone(),
+                    events: Vec::new(),
+                });
+                sessions.len() - 1
+            }
+        };
+        let existing = &mut sessions[i];
+        match readd {
+            Readd::Replace => existing.events = events,
+            Readd::Append => existing.events.extend(events),
+            Readd::ReplaceUnlessNoText if !carries_words => {}
+            Readd::ReplaceUnlessNoText => existing.events = events,
+            Readd::UpsertByEventId => upsert(&mut existing.events, events),
         }
     }
 
@@ -129,6 +145,23 @@ impl Oracle {
                     0
                 }
             }
+        }
+    }
+}
+
+/// Writes each of `events` that carries text under its id: over the stored event with that id,
+/// or after the stored events.
+fn upsert(stored: &mut Vec<ModelEvent>, events: Vec<ModelEvent>) {
+    let carries_text = |event: &ModelEvent| {
+        event
+            .content
+            .texts()
+            .any(|text| text.chars().any(|c| !c.is_whitespace()))
+    };
+    for event in events.into_iter().filter(carries_text) {
+        match stored.iter_mut().find(|old| old.id == event.id) {
+            Some(old) => *old = event,
+            None => stored.push(event),
         }
     }
 }
@@ -202,6 +235,47 @@ mod tests {
             let both = found(&oracle, "a", "u", "coffee tea").join(" ");
             assert_eq!(both, after_tea.join(" "), "{readd:?}");
         }
+    }
+
+    #[test]
+    fn an_upsert_writes_each_event_with_text_over_its_id_and_keeps_the_rest() {
+        let mut profile = reference();
+        profile.readd = Readd::UpsertByEventId;
+        let mut oracle = Oracle::new(&profile);
+        let event = |id: &str, text: &str| Event::text("user", text).with_id(id);
+        let add = |oracle: &mut Oracle, id: &str, events: Vec<Event>| {
+            oracle.add(&Session::new("a", "u", id).with_events(events));
+        };
+        // A first add is written by id too: the later `e-1` wins.
+        add(
+            &mut oracle,
+            "s-1",
+            vec![
+                event("e-1", "coffee"),
+                event("e-2", "tea"),
+                event("e-1", "mocha"),
+            ],
+        );
+        add(&mut oracle, "s-2", vec![event("e-1", "chai")]);
+        assert!(found(&oracle, "a", "u", "coffee").is_empty());
+        assert_eq!(found(&oracle, "a", "u", "mocha tea"), ["mocha", "tea"]);
+        // `e-1` changes, `e-2` is kept, `e-3` comes after; blank text and tool data are skipped,
+        // punctuation is text (and has no word).
+        add(
+            &mut oracle,
+            "s-1",
+            vec![
+                event("e-3", "latte"),
+                event("e-2", " \t"),
+                Event::function_call("model", "f", serde_json::json!({})).with_id("e-2"),
+                event("e-1", "?!"),
+            ],
+        );
+        assert!(found(&oracle, "a", "u", "mocha").is_empty());
+        assert_eq!(
+            found(&oracle, "a", "u", "tea latte chai"),
+            ["tea", "latte", "chai"]
+        );
     }
 
     #[test]

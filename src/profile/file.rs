@@ -102,13 +102,14 @@ impl ProfileFile {
     }
 }
 
-/// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`, `adk-js`,
-/// `adk-go`, `adk-rust-in-memory`, `adk-rust-sqlite`.
+/// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`,
+/// `adk-python-sqlite`, `adk-js`, `adk-go`, `adk-rust-in-memory`, `adk-rust-sqlite`.
 pub fn presets() -> Vec<Profile> {
     vec![
         Profile::reference(),
         Profile::adk_java(),
         Profile::adk_python(),
+        Profile::adk_python_sqlite(),
         Profile::adk_js(),
         Profile::adk_go(),
         Profile::adk_rust_in_memory(),
@@ -178,6 +179,7 @@ enum RawReadd {
     Replace,
     Append,
     ReplaceUnlessNoText,
+    UpsertByEventId,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize)]
@@ -250,6 +252,8 @@ enum RawWords {
     },
     FullText {
         remove_diacritics: RawRemoveDiacritics,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        script_runs: bool,
     },
 }
 
@@ -266,6 +270,7 @@ enum RawTerms {
     Phrases {
         separators: RawSeparators,
     },
+    WordRuns,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
@@ -374,6 +379,7 @@ impl RawFile {
                 RawReadd::Replace => Readd::Replace,
                 RawReadd::Append => Readd::Append,
                 RawReadd::ReplaceUnlessNoText => Readd::ReplaceUnlessNoText,
+                RawReadd::UpsertByEventId => Readd::UpsertByEventId,
             };
         }
         if let Some(value) = self.multi_word {
@@ -421,12 +427,16 @@ impl RawFile {
                     separators: separators.into(),
                     cjk_ngrams,
                 },
-                RawWords::FullText { remove_diacritics } => WordRule::FullText {
+                RawWords::FullText {
+                    remove_diacritics,
+                    script_runs,
+                } => WordRule::FullText {
                     remove_diacritics: match remove_diacritics {
                         RawRemoveDiacritics::Keep => RemoveDiacritics::Keep,
                         RawRemoveDiacritics::Single => RemoveDiacritics::Single,
                         RawRemoveDiacritics::All => RemoveDiacritics::All,
                     },
+                    script_runs,
                 },
             };
         }
@@ -443,6 +453,7 @@ impl RawFile {
                 RawTerms::Phrases { separators } => QueryTerms::Phrases {
                     separators: separators.into(),
                 },
+                RawTerms::WordRuns => QueryTerms::WordRuns,
             };
         }
         if let Some(value) = self.capabilities {
@@ -495,6 +506,7 @@ impl RawFile {
                 Readd::Replace => RawReadd::Replace,
                 Readd::Append => RawReadd::Append,
                 Readd::ReplaceUnlessNoText => RawReadd::ReplaceUnlessNoText,
+                Readd::UpsertByEventId => RawReadd::UpsertByEventId,
             }),
             multi_word: Some(match p.multi_word {
                 MultiWord::AnyWord => RawMultiWord::AnyWord,
@@ -529,12 +541,16 @@ impl RawFile {
                     separators: separators(s),
                     cjk_ngrams,
                 },
-                WordRule::FullText { remove_diacritics } => RawWords::FullText {
+                WordRule::FullText {
+                    remove_diacritics,
+                    script_runs,
+                } => RawWords::FullText {
                     remove_diacritics: match remove_diacritics {
                         RemoveDiacritics::Keep => RawRemoveDiacritics::Keep,
                         RemoveDiacritics::Single => RawRemoveDiacritics::Single,
                         RemoveDiacritics::All => RawRemoveDiacritics::All,
                     },
+                    script_runs,
                 },
             }),
             query_terms: Some(match p.query_terms {
@@ -549,6 +565,7 @@ impl RawFile {
                 QueryTerms::Phrases { separators: s } => RawTerms::Phrases {
                     separators: separators(s),
                 },
+                QueryTerms::WordRuns => RawTerms::WordRuns,
             }),
             capabilities: Some(RawCapabilities {
                 durable: p.capabilities.durable,
@@ -610,7 +627,8 @@ mod tests {
         assert_eq!(
             file.profile.event_words,
             WordRule::FullText {
-                remove_diacritics: RemoveDiacritics::Single
+                remove_diacritics: RemoveDiacritics::Single,
+                script_runs: false,
             }
         );
         assert!(file.profile.capabilities.durable && !file.profile.capabilities.shared);
@@ -626,7 +644,7 @@ mod tests {
         let cases = [
             (
                 "format = 1\nextends = \"reference\"\nreadd = \"upsert\"\n",
-                "line 3, column 9 (`readd = \"upsert\"`): unknown variant `upsert`, expected one of `replace`, `append`, `replace-unless-no-text`",
+                "line 3, column 9 (`readd = \"upsert\"`): unknown variant `upsert`, expected one of `replace`, `append`, `replace-unless-no-text`, `upsert-by-event-id`",
             ),
             (
                 "format = 1\nextends = \"reference\"\nlimt = 3\n",

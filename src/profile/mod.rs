@@ -22,7 +22,7 @@ pub use file::{PROFILE_FORMAT, ProfileFile, ProfileFileError, presets};
 /// ```
 /// use memory_conformance::profile::{Limit, Order, Profile, QueryTerms, RemoveDiacritics, WordRule};
 /// let mut profile = Profile::reference().named("my-fts-backend");
-/// profile.event_words = WordRule::FullText { remove_diacritics: RemoveDiacritics::All };
+/// profile.event_words = WordRule::FullText { remove_diacritics: RemoveDiacritics::All, script_runs: false };
 /// profile.query_terms = QueryTerms::Words { non_ascii_substring: false };
 /// profile.limit = Limit::AtMost(10);
 /// profile.order = Order::Relevance;
@@ -110,6 +110,13 @@ pub enum Readd {
     /// Replace, except that a re-add none of whose events has a word (under the event word
     /// rule) is ignored, and the old text survives.
     ReplaceUnlessNoText,
+    /// Each event that carries text (a text part holding a character other than whitespace)
+    /// is written under its event id: it replaces the session's stored event with that id, or
+    /// comes after the stored events. Events without text are skipped, so they never erase
+    /// an older version, and stored events the new version no longer has stay (ADK Python's
+    /// `SqliteMemoryService`: `ON CONFLICT (app_name, user_id, session_id, event_id) DO
+    /// UPDATE`). A first add is written the same way.
+    UpsertByEventId,
 }
 
 /// How text is cut into words (stored text, and queries under [`QueryTerms::Words`] and
@@ -137,10 +144,15 @@ pub enum WordRule {
     },
     /// Full-text style (SQLite FTS5 `unicode61`): runs of letters and numbers, each character
     /// lowercased, the diacritics of Latin letters removed as `remove_diacritics` says;
-    /// punctuation separates.
+    /// punctuation separates. With `script_runs`, the text is first NFC-normalised and each
+    /// whitespace-separated word holding a non-ASCII character is cut between its Latin and
+    /// non-Latin runs (`Pythonを` gives `python` and `を`), as ADK Python's
+    /// `SqliteMemoryService` does before FTS5 sees the text.
     FullText {
         /// FTS5's `remove_diacritics` option.
         remove_diacritics: RemoveDiacritics,
+        /// Whether NFC and the cut into script runs come first.
+        script_runs: bool,
     },
 }
 
@@ -192,6 +204,12 @@ pub enum QueryTerms {
         /// Which characters split the query.
         separators: Separators,
     },
+    /// NFC (and the cut into script runs, when the event word rule makes it), then each run of
+    /// Unicode word characters and `%` (Python's `[\w%]+`) is one phrase: its words under the
+    /// event word rule, consecutive. Repeats are dropped, a run without a word never matches,
+    /// and no run is an operator (ADK Python's `SqliteMemoryService` quotes every run as an
+    /// FTS5 phrase and joins them with `OR`, so `coffee_coffee` finds only "coffee coffee").
+    WordRuns,
 }
 
 /// Which characters split a query into tokens, or text into words.

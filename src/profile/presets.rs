@@ -54,6 +54,30 @@ impl Profile {
         }
     }
 
+    /// ADK Python's `SqliteMemoryService` (the private module `google.adk.memory._sqlite_memory_service`
+    /// that ships in google-adk 2.13.0) on `":memory:"`, verified by running it through the
+    /// process bridge (`cargo test -p memory-conformance-bridges`): structured key, a re-add
+    /// upserts by event id and skips events without text (which implies known violations of
+    /// both replace rules), text in NFC cut into Latin and non-Latin runs before FTS5
+    /// `unicode61` (`remove_diacritics 1`), each query run of `[\w%]` an FTS5 phrase, any word,
+    /// text parts only, at most 50 entries in bm25 order. Its entries' timestamps are naive
+    /// local time, so its gate declares `result.fidelity` a known violation.
+    pub fn adk_python_sqlite() -> Self {
+        Self {
+            name: "adk-python-sqlite".into(),
+            provenance: "google-adk 2.13.0 (PyPI) SqliteMemoryService(\":memory:\"), run through the process bridge".into(),
+            readd: Readd::UpsertByEventId,
+            event_words: WordRule::FullText {
+                remove_diacritics: RemoveDiacritics::Single,
+                script_runs: true,
+            },
+            query_terms: QueryTerms::WordRuns,
+            limit: Limit::AtMost(50),
+            order: Order::Relevance,
+            ..Self::reference()
+        }
+    }
+
     /// ADK JS's `InMemoryMemoryService`, verified by running `@google/adk` 2.0.0 through the
     /// process bridge (`cargo test -p memory-conformance-bridges`; every rule also held at 2048
     /// cases): the key is the string `app/user` (its gate declares
@@ -113,6 +137,7 @@ impl Profile {
             readd: Readd::Append,
             event_words: WordRule::FullText {
                 remove_diacritics: RemoveDiacritics::Single,
+                script_runs: false,
             },
             query_terms: QueryTerms::Phrases {
                 separators: Separators::UnicodeWhitespace,

@@ -81,6 +81,7 @@ fn readd(value: Readd) -> &'static str {
         Readd::Replace => "replace",
         Readd::Append => "append (duplicates)",
         Readd::ReplaceUnlessNoText => "replace, but a re-add with no words is ignored",
+        Readd::UpsertByEventId => "upsert by event id (events without text skipped)",
     }
 }
 
@@ -112,9 +113,17 @@ fn event_words(value: WordRule) -> String {
                 ""
             }
         ),
-        WordRule::FullText { remove_diacritics } => format!(
-            "letters and digits, case and Latin diacritics folded (FTS5 remove_diacritics {}), \
+        WordRule::FullText {
+            remove_diacritics,
+            script_runs,
+        } => format!(
+            "{}letters and digits, case and Latin diacritics folded (FTS5 remove_diacritics {}), \
              punctuation separates",
+            if script_runs {
+                "NFC, words cut into Latin and non-Latin runs, then "
+            } else {
+                ""
+            },
             remove_diacritics.fts5_option()
         ),
     }
@@ -140,6 +149,10 @@ fn query_terms(value: QueryTerms) -> String {
                 "split on {}, each token a phrase cut like event words",
                 separators(s)
             )
+        }
+        QueryTerms::WordRuns => {
+            "NFC, each run of word characters and % a phrase cut like event words, no operators"
+                .to_owned()
         }
     }
 }

@@ -45,12 +45,40 @@ pub(crate) fn text_words(rule: WordRule, text: &str) -> Vec<String> {
             }
             words
         }
-        WordRule::FullText { remove_diacritics } => text
-            .split(|c: char| !is_full_text_char(c))
-            .map(|word| fold_full_text(word, remove_diacritics))
-            .filter(|word| word.chars().any(|c| !is_combining_mark(c)))
-            .collect(),
+        WordRule::FullText {
+            remove_diacritics,
+            script_runs,
+        } => {
+            let text: std::borrow::Cow<'_, str> = if script_runs {
+                cut_script_runs(text).into()
+            } else {
+                text.into()
+            };
+            text.split(|c: char| !is_full_text_char(c))
+                .map(|word| fold_full_text(word, remove_diacritics))
+                .filter(|word| word.chars().any(|c| !is_combining_mark(c)))
+                .collect()
+        }
     }
+}
+
+/// `text` in NFC, each whitespace-separated word that holds a non-ASCII character cut into its
+/// Latin and non-Latin runs, the pieces joined by spaces (ADK Python's `_split_script_runs`
+/// after `unicodedata.normalize("NFC", ...)`).
+fn cut_script_runs(text: &str) -> String {
+    let nfc: String = text.nfc().collect();
+    if nfc.is_ascii() {
+        return nfc;
+    }
+    let mut pieces: Vec<String> = Vec::new();
+    for word in nfc.split_whitespace() {
+        if word.is_ascii() {
+            pieces.push(word.to_owned());
+        } else {
+            pieces.extend(script_runs_of(word));
+        }
+    }
+    pieces.join(" ")
 }
 
 /// Python's `\w` for `str`: letters, digits and other numbers, and `_`.
@@ -199,6 +227,23 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
             // FTS5 ignores a phrase that holds no word (`Ⓐ`).
             .filter(|term| !term.words.is_empty())
             .collect(),
+        QueryTerms::WordRuns => {
+            let query: String = match profile.event_words {
+                WordRule::FullText {
+                    script_runs: true, ..
+                } => cut_script_runs(query),
+                _ => query.nfc().collect(),
+            };
+            query
+                .split(|c: char| !(is_unicode_word_char(c) || c == '%'))
+                .filter(|run| !run.is_empty())
+                .map(|run| Term {
+                    words: text_words(profile.event_words, &run.to_lowercase()),
+                    substring: None,
+                })
+                .filter(|term| !term.words.is_empty())
+                .collect()
+        }
     };
     let mut seen = HashSet::new();
     terms.retain(|term| seen.insert(term.clone()));
@@ -333,9 +378,11 @@ mod tests {
         );
         let one = WordRule::FullText {
             remove_diacritics: RemoveDiacritics::Single,
+            script_runs: false,
         };
         let two = WordRule::FullText {
             remove_diacritics: RemoveDiacritics::All,
+            script_runs: false,
         };
         assert_eq!(
             text_words(two, "Café cafe\u{301} NAI\u{308}VE flat-white 4417 ΟΔΟΣ"),
@@ -431,9 +478,11 @@ mod tests {
     fn full_text_keeps_marks_of_other_scripts_and_all_diacritics_under_zero() {
         let zero = WordRule::FullText {
             remove_diacritics: RemoveDiacritics::Keep,
+            script_runs: false,
         };
         let two = WordRule::FullText {
             remove_diacritics: RemoveDiacritics::All,
+            script_runs: false,
         };
         assert_eq!(
             text_words(zero, "Café cafe\u{301}"),
@@ -447,6 +496,59 @@ mod tests {
         // Precomposed letters of other scripts keep their diacritics too (й, ά).
         assert_eq!(text_words(two, "\u{439} \u{3AC}"), ["\u{439}", "\u{3ac}"]);
         assert_eq!(text_words(two, "a_b"), ["a", "b"]);
+    }
+
+    #[test]
+    fn full_text_with_script_runs_cuts_mixed_words_after_nfc() {
+        let runs = WordRule::FullText {
+            remove_diacritics: RemoveDiacritics::Single,
+            script_runs: true,
+        };
+        assert_eq!(
+            text_words(runs, "私はPythonを使う, Cafe\u{301}!"),
+            ["私は", "python", "を使う", "cafe"]
+        );
+        // Without script runs FTS5 keeps the mixed word whole.
+        let plain = WordRule::FullText {
+            remove_diacritics: RemoveDiacritics::Single,
+            script_runs: false,
+        };
+        assert_eq!(text_words(plain, "私はPythonを使う"), ["私はpythonを使う"]);
+        // ASCII text is left as it is; a Latin letter with a diacritic stays in its run.
+        assert_eq!(text_words(runs, "flat_white"), ["flat", "white"]);
+        assert_eq!(text_words(runs, "Crème東京"), ["creme", "東京"]);
+    }
+
+    #[test]
+    fn query_word_runs_are_phrases_of_word_characters_and_percent() {
+        let sqlite = profile(
+            WordRule::FullText {
+                remove_diacritics: RemoveDiacritics::Single,
+                script_runs: true,
+            },
+            QueryTerms::WordRuns,
+        );
+        assert_eq!(
+            terms(
+                &sqlite,
+                "coffee_coffee 50% AND Pythonを? ?? café coffee_coffee"
+            ),
+            [
+                vec!["coffee", "coffee"],
+                vec!["50"],
+                vec!["and"],
+                vec!["python"],
+                vec!["を"],
+                vec!["cafe"],
+            ]
+            .map(|t| t.into_iter().map(String::from).collect::<Vec<_>>())
+        );
+        assert!(terms(&sqlite, "?! % _").is_empty());
+        let event = IndexedEvent::new(&sqlite, &Content::text("Coffee, coffee and tea"));
+        let phrase = &query_terms(&sqlite, "coffee_coffee")[0];
+        assert!(event.matches(phrase));
+        let apart = IndexedEvent::new(&sqlite, &Content::text("coffee with coffee"));
+        assert!(!apart.matches(phrase));
     }
 
     #[test]
@@ -494,6 +596,7 @@ mod tests {
         let phrases = profile(
             WordRule::FullText {
                 remove_diacritics: RemoveDiacritics::All,
+                script_runs: false,
             },
             QueryTerms::Phrases {
                 separators: Separators::AsciiWhitespace,

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use memory_conformance::profile::{Limit, Order, Profile};
+use memory_conformance::profile::{Limit, Order, Profile, Readd};
 use memory_conformance::tokenize::{can_match, event_words, query_tokens};
 use memory_conformance::{
     Content, Event, InMemoryMemoryService, MemoryEntry, MemoryError, MemoryService, Part,
@@ -50,13 +50,20 @@ pub enum Deviation {
     RejectEmptyUser,
     OnlyLatestSession,
     ReturnTextlessEvents,
+    UpsertWritesTextless,
 }
 
 impl Deviation {
     /// The profile the deviant claims: the reference's, except for the ranked deviant, which
-    /// claims ADK Python's ranking (most query words matched first) and its limit of ten.
+    /// claims ADK Python's ranking (most query words matched first) and its limit of ten, and
+    /// the upserting deviant, which claims `readd = upsert-by-event-id`.
     pub fn profile(self) -> Profile {
         match self {
+            Self::UpsertWritesTextless => {
+                let mut profile = Profile::reference().named("upsert");
+                profile.readd = Readd::UpsertByEventId;
+                profile
+            }
             Self::TruncateBeforeRank => {
                 let mut profile = Profile::reference().named("ranked");
                 profile.order = Order::MatchedTerms;
@@ -294,6 +301,36 @@ impl MemoryService for Deviant {
                         sessions[i] = merged.clone();
                     } else {
                         sessions.push(merged.clone());
+                    }
+                    merged
+                };
+                self.inner.add_session_to_memory(&merged).await
+            }
+            Deviation::UpsertWritesTextless => {
+                // Writes every event by its id, also those without text, which then erase the
+                // text stored under their id.
+                let merged = {
+                    let mut sessions = Self::lock(&self.sessions);
+                    let previous = sessions
+                        .iter()
+                        .position(|s| s.key() == session.key() && s.id == session.id);
+                    let mut merged = match previous {
+                        Some(i) => sessions[i].clone(),
+                        None => Session::new(
+                            session.app_name.clone(),
+                            session.user_id.clone(),
+                            session.id.clone(),
+                        ),
+                    };
+                    for event in &session.events {
+                        match merged.events.iter_mut().find(|old| old.id == event.id) {
+                            Some(old) => *old = event.clone(),
+                            None => merged.events.push(event.clone()),
+                        }
+                    }
+                    match previous {
+                        Some(i) => sessions[i] = merged.clone(),
+                        None => sessions.push(merged.clone()),
                     }
                     merged
                 };

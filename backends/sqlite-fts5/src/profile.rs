@@ -20,6 +20,7 @@ pub fn profile() -> Profile {
         .with_provenance(concat!("memory-sqlite-fts5 ", env!("CARGO_PKG_VERSION")));
     profile.event_words = WordRule::FullText {
         remove_diacritics: RemoveDiacritics::All,
+        script_runs: false,
     };
     profile.query_terms = QueryTerms::Words {
         non_ascii_substring: false,

@@ -94,7 +94,8 @@ pub use self::query::{
 };
 pub use self::recall::recall_across_sessions;
 pub use self::replace::{
-    replace_other_sessions_untouched, replace_readd_replaces, replace_readd_with_nothing,
+    replace_other_sessions_untouched, replace_readd_as_declared, replace_readd_replaces,
+    replace_readd_with_nothing,
 };
 pub use self::result::{result_fidelity, result_limit, result_order};
 pub use self::scope::scope_shared;
@@ -221,12 +222,13 @@ pub fn find(id: &str) -> Option<&'static Rule> {
     CATALOGUE.iter().find(|rule| rule.id == id)
 }
 
-static CATALOGUE: [Rule; 24] = [
+static CATALOGUE: [Rule; 25] = [
     key::ISOLATION,
     key::NO_SEPARATOR_COLLISION,
     replace::READD_REPLACES,
     replace::READD_WITH_NOTHING,
     replace::OTHER_SESSIONS_UNTOUCHED,
+    replace::READD_AS_DECLARED,
     index::TEXT_ONLY,
     index::EMPTY_EVENTS,
     query::BLANK,

@@ -3,12 +3,12 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use super::{Requirement, always, exactly, none_of, per_search};
+use super::{Requirement, always, exactly, lexical_only, none_of, per_search};
 use crate::conformance::generate::{
-    SESSION_IDS, WORDS, content, distinct_words, key, key_and_near_miss, session_id_and_near_miss,
-    session_of, text_event, textless_event,
+    ABSENT, SESSION_IDS, WORDS, content, distinct_words, event_at, key, key_and_near_miss,
+    session_id_and_near_miss, session_of, text_event, textless_event,
 };
-use crate::conformance::scenario::{Scenario, Step, search};
+use crate::conformance::scenario::{Expect, Scenario, Step, search};
 use crate::{MemoryKey, Session};
 
 rule! {
@@ -27,12 +27,14 @@ rule! {
                 select(SESSION_IDS.to_vec()),
                 distinct_words(4),
                 2..=3usize,
-                1..=per_version,
+                // Each version's number of events, and whether its events get ids no earlier
+                // version used (a backend that writes by event id then keeps the old ones).
+                proptest::collection::vec((1..=per_version, any::<bool>()), 3),
             )
-                .prop_map(move |(key, id, words, versions, events)| {
+                .prop_map(move |(key, id, words, versions, shapes)| {
                     let shared = words[3];
                     let version = |v: usize| -> Vec<String> {
-                        (0..events)
+                        (0..shapes[v].0)
                             .map(|e| {
                                 if e == 0 {
                                     format!("{} {shared}", words[v])
@@ -43,7 +45,15 @@ rule! {
                             .collect()
                     };
                     let mut steps: Vec<Step> = (0..versions)
-                        .map(|v| Step::Add(session_of(&key, id, &version(v))))
+                        .map(|v| {
+                            let mut session = session_of(&key, id, &version(v));
+                            if shapes[v].1 {
+                                for event in &mut session.events {
+                                    event.id = format!("{}-v{v}", event.id);
+                                }
+                            }
+                            Step::Add(session)
+                        })
                         .collect();
                     let last = version(versions - 1);
                     for (old, word) in words.iter().enumerate().take(versions - 1) {
@@ -140,6 +150,69 @@ rule! {
                         exactly(&profile, vec![content(words[4])]),
                     ));
                     steps.push(search(&key, near, exactly(&profile, vec![content(near)])));
+                    Scenario { steps }
+                })
+                .boxed()
+        },
+    }
+}
+
+rule! {
+    pub fn replace_readd_as_declared -> READD_AS_DECLARED {
+        id: "replace.readd_as_declared",
+        statement: "Versions of one session whose events keep, change, lose or gain event ids, with \
+                    text, blank text, punctuation only or no text, leave what the profile's re-add \
+                    rule computes: each word ever written is found where the model says and nowhere \
+                    else, and another session's events with the same ids are untouched.",
+        requirement: Requirement::Profile,
+        weight: 1,
+        applies: lexical_only,
+        scenarios: |_| {
+            // A version: which of three event ids it holds, in which order, and what each holds.
+            let version = (
+                proptest::sample::subsequence(vec![0usize, 1, 2], 0..=3).prop_shuffle(),
+                proptest::collection::vec(0..6usize, 3),
+            );
+            (
+                key(),
+                select(SESSION_IDS.to_vec()),
+                proptest::collection::vec(version, 2..=3),
+            )
+                .prop_map(|(key, id, versions)| {
+                    // Another session of the key, with the same event ids, added first.
+                    let twin_id = if id == "s-1" { "s-2" } else { "s-1" };
+                    let twin_word = WORDS[9];
+                    let twin = Session::new(key.app_name.clone(), key.user_id.clone(), twin_id)
+                        .with_event(text_event(twin_word, 0).with_id("e-0"));
+                    let mut steps = vec![Step::Add(twin)];
+                    let mut written = Vec::new();
+                    for (v, (slots, kinds)) in versions.iter().enumerate() {
+                        let events = slots.iter().map(|&slot| {
+                            let word = WORDS[v * 3 + slot];
+                            let content = match kinds[slot] {
+                                0 | 1 => {
+                                    written.push(word);
+                                    Some(content(word))
+                                }
+                                2 => Some(content(" \t ")),
+                                3 => Some(content("?!")),
+                                4 => Some(crate::Content::new(vec![crate::Part::function_call(
+                                    "lookup",
+                                    serde_json::json!({ "note": ABSENT }),
+                                )])),
+                                _ => None,
+                            };
+                            let millis = (v * 1_000 + slot) as i64;
+                            event_at("user", content, millis).with_id(format!("e-{slot}"))
+                        });
+                        steps.push(Step::Add(
+                            Session::new(key.app_name.clone(), key.user_id.clone(), id)
+                                .with_events(events),
+                        ));
+                    }
+                    for word in written.into_iter().chain([twin_word]) {
+                        steps.push(search(&key, word, vec![Expect::Model]));
+                    }
                     Scenario { steps }
                 })
                 .boxed()

@@ -1,0 +1,43 @@
+//! ADK Python's `SqliteMemoryService` (`google-adk` 2.13.0, on `":memory:"`), through
+//! `adk-python/sqlite_bridge.py`.
+
+use std::process::Command;
+
+use memory_conformance::conformance::Gate;
+use memory_conformance::profile::Profile;
+use tokio::sync::OnceCell;
+
+use crate::adk_python::{installed, script_command};
+use crate::launch::Bridged;
+
+static ADK_PYTHON_SQLITE: Bridged = Bridged {
+    name: "adk-python-sqlite",
+    version: "google-adk 2.13.0",
+    registry: "PyPI",
+    service: "SqliteMemoryService(\":memory:\")",
+    installed,
+    command,
+    child: &CHILD,
+};
+
+static CHILD: OnceCell<Result<memory_conformance::process::ProcessBridge, String>> =
+    OnceCell::const_new();
+
+/// The gate of ADK Python's SQLite memory service: every rule against
+/// [`Profile::adk_python_sqlite`], whose upsert by event id implies the known violations of
+/// the two replace rules, and one declared known violation, `result.fidelity` (naive local
+/// timestamps); every test is ignored, with the install command as the reason, where
+/// `bash bridges/install.sh` has not been run.
+pub fn adk_python_sqlite_gate() -> Gate {
+    ADK_PYTHON_SQLITE
+        .gate(Profile::adk_python_sqlite())
+        .known_violation(
+            "result.fidelity",
+            "google-adk 2.13.0 formats an entry's timestamp with datetime.fromtimestamp(t).isoformat(): \
+             naive local time, microseconds only when not zero, no Z (2026-01-01T00:00:01.250000)",
+        )
+}
+
+fn command() -> Command {
+    script_command("sqlite_bridge.py")
+}
