@@ -191,18 +191,43 @@ async fn a_child_that_never_shakes_hands_times_out() {
 #[tokio::test]
 async fn a_child_of_another_protocol_version_is_rejected() {
     let child = sh(r#"
-        echo "bridge built for protocol 2" >&2
+        echo "bridge built for protocol 3" >&2
         read -r line
-        printf '{"id":%s,"ok":true,"protocol":2,"backend":"future","version":"9"}\n' "$(id_of "$line")"
+        printf '{"id":%s,"ok":true,"protocol":3,"backend":"future","version":"9"}\n' "$(id_of "$line")"
         while read -r line; do :; done
     "#);
     let error = message(ProcessBridge::spawn(child).await);
     assert_contains(
         &error,
         &[
-            "speaks bridge protocol 2, but this kit speaks protocol 1",
-            "bridge built for protocol 2",
+            "speaks bridge protocol 3, but this kit speaks protocols 1 to 2",
+            "bridge built for protocol 3",
         ],
+    );
+}
+
+#[tokio::test]
+async fn a_version_1_child_is_opened_with_reset_and_a_version_2_one_must_number_its_instance() {
+    // Version 1: `open` falls back to `reset`, so the service has no instance number.
+    let v1 = sh(r#"
+        answer_hello
+        while read -r line; do ok "$line"; done
+    "#);
+    let bridge = ProcessBridge::spawn(v1).await.unwrap();
+    assert_eq!(bridge.protocol(), 1);
+    let store = bridge.open("a").await.unwrap();
+    assert_eq!(store.instance(), None);
+    // Version 2: an `open` answered without an instance number is an error that says so.
+    let v2 = sh(r#"
+        read -r line
+        printf '{"id":%s,"ok":true,"protocol":2,"backend":"sh-child","version":"0"}\n' "$(id_of "$line")"
+        while read -r line; do ok "$line"; done
+    "#);
+    let bridge = ProcessBridge::spawn(v2).await.unwrap();
+    assert_eq!(bridge.protocol(), 2);
+    assert_contains(
+        &message(bridge.open("a").await),
+        &["answered open without an `instance` number"],
     );
 }
 

@@ -1,5 +1,5 @@
-// Serve any ADK JS memory service as a memory-conformance bridge (bridge protocol 1, see
-// docs/bridge-protocol.md). A bridge is then a few lines:
+// Serve any ADK JS memory service as a memory-conformance bridge (bridge protocol 2, and 1 for a
+// kit that speaks only that; see docs/bridge-protocol.md). A bridge is then a few lines:
 //
 //   import {InMemoryMemoryService, createEvent, createSession} from '@google/adk';
 //   import {serve} from 'memory-conformance-bridge';
@@ -9,14 +9,20 @@
 //   });
 //
 // `serve` reads one JSON request per line on stdin and answers each on stdout; everything the
-// service logs goes to stderr. Each `reset` makes a fresh service from the factory; `add`
+// service logs goes to stderr. Each `open` makes a new service from the factory on the store's
+// storage (`reset` a fresh one); a factory that declares a parameter, `(storage) => ...`, is
+// given the store's own directory, empty at the store's first `open` and removed by `drop`, so a
+// durable service reached by a reopen or a second instance sees what an earlier one wrote. `add`
 // converts the kit's session JSON with the package's own createSession and createEvent
 // (timestamps in milliseconds, parts in camelCase) and calls addSessionToMemory; `search` calls
 // searchMemory and converts the entries back. A failure of one request is answered with
 // `ok: false`; a line that is not a request ends the bridge with exit code 2.
+import {mkdtempSync, mkdirSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {createInterface} from 'node:readline';
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 
 /** An RFC 3339 instant as ADK JS's epoch milliseconds (sub-millisecond time is cut). */
@@ -87,7 +93,8 @@ export function entryToKit(entry) {
 
 /**
  * Answers protocol requests on stdin until it ends. `factory()` makes a fresh, empty memory
- * service with ADK JS's addSessionToMemory and searchMemory; `options` holds the `backend` name
+ * service with ADK JS's addSessionToMemory and searchMemory (`factory(storage)` one on the
+ * store's storage directory, see above); `options` holds the `backend` name
  * and `version` that `hello` answers with, and the package's `createEvent` and `createSession`.
  */
 export async function serve(factory, options) {
@@ -95,20 +102,56 @@ export async function serve(factory, options) {
   const protocol = process.stdout;
   // stdout carries the protocol only: whatever the service logs goes to stderr.
   console.log = console.info = console.debug = (...args) => console.error(...args);
+  // Every store: its storage directory and its open services, by instance number.
   const stores = new Map();
+  const root = mkdtempSync(join(tmpdir(), 'memory-conformance-bridge-'));
+  let made = 0;
+  const create = (name) => {
+    made += 1;
+    const storage = join(root, `store-${made}`);
+    mkdirSync(storage);
+    const store = {storage, instances: new Map(), opened: 0};
+    stores.set(name, store);
+    return store;
+  };
+  const open = (store) => {
+    store.opened += 1;
+    store.instances.set(store.opened, factory.length >= 1 ? factory(store.storage) : factory());
+    return store.opened;
+  };
+  const drop = (name) => {
+    const store = stores.get(name);
+    if (store) rmSync(store.storage, {recursive: true, force: true});
+    stores.delete(name);
+  };
+  const service = (name, instance) => {
+    const store = stores.get(name);
+    if (!store) throw new Error(`no store ${JSON.stringify(name)}: open (or reset) it first`);
+    // v1 requests name no instance: the store's only (or first) one.
+    const number = instance ?? Math.min(...store.instances.keys());
+    const memory = store.instances.get(number);
+    if (!memory) throw new Error(`store ${JSON.stringify(name)} has no open instance ${number}: open it first`);
+    return memory;
+  };
   const handle = async (request) => {
     const {op, store} = request;
-    if (op === 'hello') return {protocol: PROTOCOL_VERSION, backend, version};
+    // A kit that speaks only version 1 is answered in version 1, which it accepts.
+    if (op === 'hello') return {protocol: Math.min(request.protocol ?? 1, PROTOCOL_VERSION), backend, version};
     if (op === 'reset') {
-      stores.set(store, factory());
+      drop(store);
+      open(create(store));
+      return {};
+    }
+    if (op === 'open') return {instance: open(stores.get(store) ?? create(store))};
+    if (op === 'close') {
+      stores.get(store)?.instances.delete(request.instance);
       return {};
     }
     if (op === 'drop') {
-      stores.delete(store);
+      drop(store);
       return {};
     }
-    const memory = stores.get(store);
-    if (!memory) throw new Error(`no store ${JSON.stringify(store)}: reset it first`);
+    const memory = service(store, request.instance);
     if (op === 'add') {
       await memory.addSessionToMemory(sessionFromKit(request.session, options));
       return {};
@@ -137,4 +180,5 @@ export async function serve(factory, options) {
     }
     protocol.write(answer + '\n');
   }
+  rmSync(root, {recursive: true, force: true});
 }

@@ -11,11 +11,20 @@ memory services::
     serve(InMemoryMemoryService, backend="adk-python", package="google-adk")
 
 ``serve`` reads one JSON request per line on standard input and answers each on standard output
-(bridge protocol version 1, docs/bridge-protocol.md). Each ``reset`` makes a fresh service from
-the factory; ``add`` converts the kit's session JSON to ADK's ``Session`` and calls
+(bridge protocol version 2, and version 1 for a kit that speaks only that; docs/bridge-protocol.md).
+Each ``open`` makes a new service from the factory on the store's storage (``reset`` makes a
+fresh one); ``add`` converts the kit's session JSON to ADK's ``Session`` and calls
 ``add_session_to_memory``; ``search`` calls ``search_memory`` and converts the entries back.
 Any failure of one request is answered with ``ok: false`` and its traceback goes to standard
 error; a line that is not a request ends the bridge with exit code 2.
+
+A durable backend takes the store's storage as its factory's one argument: a ``pathlib.Path``
+to a directory of its own, empty at the store's first ``open``, kept while the store lives and
+removed by ``drop`` (and when the bridge ends). Every service opened on one store gets the same
+directory, so a reopen and a second instance see what the backend kept there::
+
+    serve(lambda storage: SqliteMemoryService(storage / "memory.db"), backend="adk-python-sqlite",
+          package="google-adk")
 """
 import sys
 
@@ -28,11 +37,15 @@ import base64  # noqa: E402
 import calendar  # noqa: E402
 import datetime  # noqa: E402
 import importlib.metadata  # noqa: E402
+import inspect  # noqa: E402
 import json  # noqa: E402
+import pathlib  # noqa: E402
 import re  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
 import traceback  # noqa: E402
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 RFC3339 = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})")
 
 __all__ = ["serve", "session_from_kit", "entry_to_kit", "PROTOCOL_VERSION"]
@@ -125,25 +138,100 @@ async def _close(service):
             await result
 
 
-async def _handle(factory, hello, stores, request):
+def _takes_storage(factory):
+    """Whether ``factory`` takes a required positional argument: the store's storage."""
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+               for p in parameters)
+
+
+class _Store:
+    """One store: its storage directory and its open services, by instance number."""
+
+    def __init__(self, root, name, number):
+        self.storage = pathlib.Path(root) / f"store-{number}"
+        self.storage.mkdir()
+        self.name = name
+        self.instances = {}
+        self.opened = 0
+
+    async def open(self, factory, takes_storage):
+        service = factory(self.storage) if takes_storage else factory()
+        self.opened += 1
+        self.instances[self.opened] = service
+        return self.opened
+
+    async def close(self, instance):
+        await _close(self.instances.pop(instance, None))
+
+    async def forget(self):
+        for instance in list(self.instances):
+            await self.close(instance)
+        shutil.rmtree(self.storage, ignore_errors=True)
+
+    def service(self, instance):
+        # v1 requests name no instance: the store's only (or first) one.
+        if instance is None:
+            instance = min(self.instances, default=None)
+        if instance not in self.instances:
+            raise LookupError(f"store {self.name!r} has no open instance {instance}: open it first")
+        return self.instances[instance]
+
+
+class _Stores:
+    """Every store of the bridge, under one temporary directory removed when the bridge ends."""
+
+    def __init__(self, factory):
+        self.factory = factory
+        self.takes_storage = _takes_storage(factory)
+        self.root = tempfile.TemporaryDirectory(prefix="memory-conformance-bridge-")
+        self.stores = {}
+        self.made = 0
+
+    def get(self, name):
+        if name not in self.stores:
+            raise LookupError(f"no store {name!r}: open (or reset) it first")
+        return self.stores[name]
+
+    def create(self, name):
+        self.made += 1
+        self.stores[name] = _Store(self.root.name, name, self.made)
+        return self.stores[name]
+
+    async def drop(self, name):
+        store = self.stores.pop(name, None)
+        if store is not None:
+            await store.forget()
+
+
+async def _handle(stores, hello, request):
     op = request["op"]
     if op == "hello":
-        return {"protocol": PROTOCOL_VERSION, **hello}
-    store = request["store"]
+        # A kit that speaks only version 1 is answered in version 1, which it accepts.
+        return {"protocol": min(int(request.get("protocol", 1)), PROTOCOL_VERSION), **hello}
+    name = request["store"]
     if op == "reset":
-        await _close(stores.pop(store, None))
-        stores[store] = factory()
+        await stores.drop(name)
+        await stores.create(name).open(stores.factory, stores.takes_storage)
+        return {}
+    if op == "open":
+        store = stores.stores.get(name) or stores.create(name)
+        return {"instance": await store.open(stores.factory, stores.takes_storage)}
+    if op == "close":
+        await stores.get(name).close(request["instance"])
         return {}
     if op == "drop":
-        await _close(stores.pop(store, None))
+        await stores.drop(name)
         return {}
-    if store not in stores:
-        raise LookupError(f"no store {store!r}: reset it first")
+    service = stores.get(name).service(request.get("instance"))
     if op == "add":
-        await stores[store].add_session_to_memory(session_from_kit(request["session"]))
+        await service.add_session_to_memory(session_from_kit(request["session"]))
         return {}
     if op == "search":
-        found = await stores[store].search_memory(
+        found = await service.search_memory(
             app_name=request["app_name"], user_id=request["user_id"], query=request["query"])
         return {"memories": [entry_to_kit(m) for m in found.memories]}
     raise ValueError(f"unknown op {op!r}")
@@ -153,13 +241,15 @@ def serve(factory, *, backend, package=None, version=None):
     """Answers protocol requests on standard input until it ends.
 
     ``factory()`` makes a fresh, empty memory service with ADK's ``add_session_to_memory`` and
-    ``search_memory``. ``backend`` is the name ``hello`` answers with; the version is
-    ``version``, or ``"<package> <installed version>"`` when ``package`` names a distribution.
+    ``search_memory``; a factory with one required argument, ``factory(storage)``, makes one on
+    the store's storage directory instead (see the module's doc). ``backend`` is the name
+    ``hello`` answers with; the version is ``version``, or ``"<package> <installed version>"``
+    when ``package`` names a distribution.
     """
     if version is None:
         version = f"{package} {importlib.metadata.version(package)}" if package else "unknown"
     hello = {"backend": backend, "version": version}
-    stores = {}
+    stores = _Stores(factory)
     loop = asyncio.new_event_loop()
     for line in sys.stdin:
         try:
@@ -169,9 +259,13 @@ def serve(factory, *, backend, package=None, version=None):
             print(f"{backend} bridge: not a protocol request ({err}): {line!r}", file=sys.stderr, flush=True)
             sys.exit(2)
         try:
-            answer = {"id": request_id, "ok": True, **loop.run_until_complete(_handle(factory, hello, stores, request))}
+            answer = {"id": request_id, "ok": True, **loop.run_until_complete(_handle(stores, hello, request))}
         except Exception as err:  # every failure of one request is answered, never fatal
             traceback.print_exc()
             answer = {"id": request_id, "ok": False, "error": f"{type(err).__name__}: {err}"}
         PROTOCOL.write(json.dumps(answer) + "\n")
         PROTOCOL.flush()
+    # The kit closed standard input: release every service, then every store's storage.
+    for name in list(stores.stores):
+        loop.run_until_complete(stores.drop(name))
+    stores.root.cleanup()

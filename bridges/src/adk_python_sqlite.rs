@@ -1,5 +1,5 @@
-//! ADK Python's `SqliteMemoryService` (`google-adk` 2.13.0, on `":memory:"`), through
-//! `adk-python/sqlite_bridge.py`.
+//! ADK Python's `SqliteMemoryService` (`google-adk` 2.13.0, on a database file per store),
+//! through `adk-python/sqlite_bridge.py` and protocol v2.
 
 use std::process::Command;
 
@@ -14,7 +14,7 @@ static ADK_PYTHON_SQLITE: Bridged = Bridged {
     name: "adk-python-sqlite",
     version: "google-adk 2.13.0",
     registry: "PyPI",
-    service: "SqliteMemoryService(\":memory:\")",
+    service: "SqliteMemoryService on a database file per store",
     installed,
     command,
     child: &CHILD,
@@ -24,7 +24,8 @@ static CHILD: OnceCell<Result<memory_conformance::process::ProcessBridge, String
     OnceCell::const_new();
 
 /// The gate of ADK Python's SQLite memory service: every rule against
-/// [`Profile::adk_python_sqlite`], whose upsert by event id implies the known violations of
+/// [`Profile::adk_python_sqlite`], durability and the shared store included (each store's
+/// instances reach one database file, through protocol v2's `open`), whose upsert by event id implies the known violations of
 /// the two replace rules, and one declared known violation, `result.fidelity` (naive local
 /// timestamps); every test is ignored, with the install command as the reason, where
 /// `bash bridges/install.sh` has not been run.

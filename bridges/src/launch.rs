@@ -56,6 +56,7 @@ impl Bridged {
     pub(crate) fn gate(&'static self, profile: Profile) -> Gate {
         let subject =
             Subject::namespaced(self.name, profile, move |namespace| self.open(namespace))
+                .cleanup_with(move |namespace| self.forget(namespace))
                 .op_timeout(OP_TIMEOUT);
         Gate::new(subject)
             .describe(format!(
@@ -65,18 +66,27 @@ impl Bridged {
             .available((self.installed)())
     }
 
-    /// A fresh store of the backend's child (started on first use). When the child cannot
-    /// be started or the store cannot be reset, every call of the returned service fails
-    /// with the reason.
+    /// An instance of the backend on the storage of `namespace` in its child (started on first
+    /// use): the first instance of a case's namespace starts empty, later ones reach the same
+    /// storage (a reopen, a second instance), as protocol v2's `open` does. When the child
+    /// cannot be started or the store cannot be opened, every call of the returned service
+    /// fails with the reason.
     pub(crate) async fn open(&'static self, namespace: Namespace) -> Arc<dyn MemoryService> {
         let child = self.child.get_or_init(|| self.start()).await;
         let store = match child {
-            Ok(bridge) => bridge.store(namespace.as_str()).await.map_err(message),
+            Ok(bridge) => bridge.open(namespace.as_str()).await.map_err(message),
             Err(reason) => Err(reason.clone()),
         };
         match store {
             Ok(store) => Arc::new(store),
             Err(reason) => Arc::new(Unreachable(reason)),
+        }
+    }
+
+    /// Removes the storage of a case's namespace from the child, once the case is over.
+    fn forget(&'static self, namespace: &Namespace) {
+        if let Some(Ok(bridge)) = self.child.get() {
+            bridge.forget(namespace.as_str());
         }
     }
 

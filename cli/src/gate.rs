@@ -145,8 +145,10 @@ pub fn shown(command: &[OsString]) -> String {
 }
 
 /// The subject of a backend behind the bridge `command` (program and arguments): the child is
-/// started once, shaking hands, and every case gets a fresh store of it. `Err` says why the
-/// bridge could not start.
+/// started once, shaking hands, every case gets a store of its own, and each instance the case
+/// opens is an `open` on that store (a reopen or a second instance reaches the same storage,
+/// under protocol v2), the store dropped when the case is over. `Err` says why the bridge could
+/// not start.
 pub fn bridged(
     command: &[OsString],
     backend: &str,
@@ -160,15 +162,17 @@ pub fn bridged(
     child.args(args);
     let bridge = start(child, op_timeout)
         .map_err(|err| format!("the bridge `{}` could not start: {err}", shown(command)))?;
+    let forget = Arc::clone(&bridge);
     let subject = Subject::namespaced(backend, profile, move |namespace| {
         let bridge = Arc::clone(&bridge);
         async move {
             bridge
-                .store(namespace.as_str())
+                .open(namespace.as_str())
                 .await
-                .unwrap_or_else(|err| panic!("the bridge gave no fresh store: {err}"))
+                .unwrap_or_else(|err| panic!("the bridge opened no store: {err}"))
         }
     })
+    .cleanup_with(move |namespace| forget.forget(namespace.as_str()))
     // The harness waits longer than the bridge, so a hung child is reported by the bridge,
     // with its standard error.
     .op_timeout(op_timeout + Duration::from_secs(5));

@@ -66,16 +66,11 @@ impl Oracle {
         let readd = self.profile.readd;
         let key = self.store_key(&session.app_name, &session.user_id);
         let sessions = self.stores.entry(key).or_default();
+        // A first add is a re-add over an empty session. Every re-add rule then stores what a
+        // plain add stores (an upsert writes by event id), except that replace-unless-no-text
+        // keeps nothing when no event has a word: events that could never match anyway.
         let i = match sessions.iter().position(|s| s.id == session.id) {
             Some(i) => i,
-            None if readd != Readd::UpsertByEventId => {
-                sessions.push(ModelSession {
-                    id: session.id.clone(),
-                    events,
-                });
-                return;
-            }
-            // An upsert writes a first add event by event id too.
             None => {
                 sessions.push(ModelSession {
                     id: session.id.clone(),

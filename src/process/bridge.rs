@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::child::Connection;
-use super::protocol::{Op, PROTOCOL_VERSION};
+use super::protocol::{OLDEST_PROTOCOL_VERSION, Op, PROTOCOL_VERSION};
 use super::service::ProcessMemoryService;
 use crate::MemoryError;
 
@@ -52,6 +52,7 @@ pub struct ProcessBridge {
     connection: Arc<Connection>,
     backend: String,
     version: String,
+    protocol: u32,
 }
 
 impl ProcessBridge {
@@ -79,15 +80,20 @@ impl ProcessBridge {
             Some(protocol) => protocol.as_u64(),
             None => return Err(connection.error("answered hello without a `protocol` version")),
         };
-        if protocol != Some(u64::from(PROTOCOL_VERSION)) {
+        let spoken = u64::from(OLDEST_PROTOCOL_VERSION)..=u64::from(PROTOCOL_VERSION);
+        let Some(protocol) = protocol
+            .filter(|v| spoken.contains(v))
+            .and_then(|v| u32::try_from(v).ok())
+        else {
             let theirs = hello
                 .get("protocol")
                 .map(Value::to_string)
                 .unwrap_or_default();
             return Err(connection.error(format!(
-                "speaks bridge protocol {theirs}, but this kit speaks protocol {PROTOCOL_VERSION}"
+                "speaks bridge protocol {theirs}, but this kit speaks protocols \
+                 {OLDEST_PROTOCOL_VERSION} to {PROTOCOL_VERSION}"
             )));
-        }
+        };
         let field = |name: &str| -> Result<String, MemoryError> {
             match hello.get(name) {
                 Some(Value::String(text)) => Ok(text.clone()),
@@ -99,7 +105,13 @@ impl ProcessBridge {
             connection: Arc::new(connection),
             backend,
             version,
+            protocol,
         })
+    }
+
+    /// The protocol version the child speaks: 1, or 2 with `open`, `close` and instances.
+    pub fn protocol(&self) -> u32 {
+        self.protocol
     }
 
     /// The backend's name, as the child said in `hello` (`adk-python`).
@@ -126,6 +138,44 @@ impl ProcessBridge {
         Ok(ProcessMemoryService::new(
             Arc::clone(&self.connection),
             store,
+            None,
         ))
+    }
+
+    /// A new instance of the backend on the storage of the child's store `namespace`, created
+    /// empty by the first `open` of that store (protocol v2): instances opened on one store
+    /// reach the same storage, so a second instance, or one opened after the others are
+    /// dropped, sees what the backend kept. Dropping the service closes the instance
+    /// (`close`); [`forget`](Self::forget) removes the store's storage.
+    ///
+    /// A child that speaks protocol 1 has no instances: `open` then empties the store
+    /// (`reset`) like [`store`](Self::store), so nothing survives a reopen.
+    pub async fn open(
+        &self,
+        namespace: impl Into<String>,
+    ) -> Result<ProcessMemoryService, MemoryError> {
+        if self.protocol < 2 {
+            return self.store(namespace).await;
+        }
+        let store = namespace.into();
+        let opened = self.connection.request(&Op::Open { store: &store }).await?;
+        let instance = opened
+            .get("instance")
+            .and_then(Value::as_u64)
+            .ok_or_else(|| {
+                self.connection
+                    .error("answered open without an `instance` number")
+            })?;
+        Ok(ProcessMemoryService::new(
+            Arc::clone(&self.connection),
+            store,
+            Some(instance),
+        ))
+    }
+
+    /// Tells the child to forget the store `namespace`: close its instances and remove its
+    /// storage (`drop`, without waiting for the answer).
+    pub fn forget(&self, namespace: &str) {
+        self.connection.send(&Op::Drop { store: namespace });
     }
 }

@@ -23,7 +23,7 @@
 //!                 ProcessBridge::spawn(command).await.expect("start the bridge")
 //!             })
 //!             .await;
-//!         bridge.store(namespace.as_str()).await.expect("the bridge child serves stores")
+//!         bridge.open(namespace.as_str()).await.expect("the bridge child serves stores")
 //!     });
 //!     Gate::new(subject)
 //! }

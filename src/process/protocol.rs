@@ -5,9 +5,12 @@ use serde_json::{Map, Value};
 
 use crate::Session;
 
-/// The version of the bridge protocol this kit speaks. A child that answers `hello` with
-/// another version is rejected.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The version of the bridge protocol this kit speaks. It also accepts a child that answers
+/// `hello` with version 1 (every v1 request is unchanged in v2); any other version is rejected.
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The oldest protocol version the kit still speaks.
+pub(crate) const OLDEST_PROTOCOL_VERSION: u32 = 1;
 
 /// One operation the kit asks of the child.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -15,21 +18,30 @@ pub const PROTOCOL_VERSION: u32 = 1;
 pub(crate) enum Op<'a> {
     /// The handshake: which protocol, which backend, which version.
     Hello { protocol: u32 },
-    /// Create the store, or empty it.
+    /// Create the store, or empty it (v1).
     Reset { store: &'a str },
-    /// `add_session_to_memory` on the store.
+    /// Open a new instance of the backend on the store's storage, created empty on the store's
+    /// first `open` (v2). The answer carries the instance's number.
+    Open { store: &'a str },
+    /// `add_session_to_memory` on the store (through one instance of it, in v2).
     Add {
         store: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instance: Option<u64>,
         session: &'a Session,
     },
-    /// `search_memory` on the store.
+    /// `search_memory` on the store (through one instance of it, in v2).
     Search {
         store: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instance: Option<u64>,
         app_name: &'a str,
         user_id: &'a str,
         query: &'a str,
     },
-    /// Forget the store.
+    /// Close one instance; the store's storage stays (v2).
+    Close { store: &'a str, instance: u64 },
+    /// Forget the store: close its instances and remove its storage.
     Drop { store: &'a str },
 }
 
@@ -39,8 +51,10 @@ impl Op<'_> {
         match self {
             Self::Hello { .. } => "hello",
             Self::Reset { .. } => "reset",
+            Self::Open { .. } => "open",
             Self::Add { .. } => "add",
             Self::Search { .. } => "search",
+            Self::Close { .. } => "close",
             Self::Drop { .. } => "drop",
         }
     }
@@ -107,6 +121,7 @@ mod tests {
             3,
             &Op::Add {
                 store: "s",
+                instance: None,
                 session: &session,
             },
         )
@@ -115,6 +130,30 @@ mod tests {
             add,
             r#"{"id":3,"op":"add","store":"s","session":{"id":"s-1","app_name":"support","user_id":"u-42","state":{},"events":[]}}"#
         );
+        let search = encode(
+            4,
+            &Op::Search {
+                store: "s",
+                instance: Some(2),
+                app_name: "support",
+                user_id: "u-42",
+                query: "coffee",
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            search,
+            r#"{"id":4,"op":"search","store":"s","instance":2,"app_name":"support","user_id":"u-42","query":"coffee"}"#
+        );
+        let close = encode(
+            5,
+            &Op::Close {
+                store: "s",
+                instance: 2,
+            },
+        )
+        .unwrap();
+        assert_eq!(close, r#"{"id":5,"op":"close","store":"s","instance":2}"#);
         let hello = encode(
             1,
             &Op::Hello {
@@ -122,7 +161,7 @@ mod tests {
             },
         )
         .unwrap();
-        assert_eq!(hello, r#"{"id":1,"op":"hello","protocol":1}"#);
+        assert_eq!(hello, r#"{"id":1,"op":"hello","protocol":2}"#);
     }
 
     #[test]

@@ -14,20 +14,35 @@ use crate::{MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, Sessi
 /// `search_memory` sends `search` and reads the entries the child returns with the kit's own
 /// model (fields the kit does not know, such as an entry's `id`, are ignored).
 ///
-/// Made by [`ProcessBridge::store`](super::ProcessBridge::store); dropping it sends `drop`.
+/// Made by [`ProcessBridge::store`](super::ProcessBridge::store), whose drop sends `drop`, or
+/// by [`ProcessBridge::open`](super::ProcessBridge::open), one instance of the store, whose
+/// drop sends `close` (the store's storage stays until [`ProcessBridge::forget`]).
+///
+/// [`ProcessBridge::forget`]: super::ProcessBridge::forget
 pub struct ProcessMemoryService {
     connection: Arc<Connection>,
     store: String,
+    instance: Option<u64>,
 }
 
 impl ProcessMemoryService {
-    pub(super) fn new(connection: Arc<Connection>, store: String) -> Self {
-        Self { connection, store }
+    pub(super) fn new(connection: Arc<Connection>, store: String, instance: Option<u64>) -> Self {
+        Self {
+            connection,
+            store,
+            instance,
+        }
     }
 
     /// The name of the child's store this service reads and writes.
     pub fn store(&self) -> &str {
         &self.store
+    }
+
+    /// The number of the instance of the store this service is, when it was opened with
+    /// protocol v2's `open`.
+    pub fn instance(&self) -> Option<u64> {
+        self.instance
     }
 
     fn memories(&self, mut fields: Map<String, Value>) -> Result<Vec<MemoryEntry>, MemoryError> {
@@ -48,6 +63,7 @@ impl MemoryService for ProcessMemoryService {
     async fn add_session_to_memory(&self, session: &Session) -> Result<(), MemoryError> {
         let op = Op::Add {
             store: &self.store,
+            instance: self.instance,
             session,
         };
         self.connection.request(&op).await.map(drop)
@@ -61,6 +77,7 @@ impl MemoryService for ProcessMemoryService {
     ) -> Result<SearchMemoryResponse, MemoryError> {
         let op = Op::Search {
             store: &self.store,
+            instance: self.instance,
             app_name,
             user_id,
             query,
@@ -72,7 +89,13 @@ impl MemoryService for ProcessMemoryService {
 
 impl Drop for ProcessMemoryService {
     fn drop(&mut self) {
-        self.connection.send(&Op::Drop { store: &self.store });
+        match self.instance {
+            Some(instance) => self.connection.send(&Op::Close {
+                store: &self.store,
+                instance,
+            }),
+            None => self.connection.send(&Op::Drop { store: &self.store }),
+        }
     }
 }
 
@@ -80,6 +103,7 @@ impl fmt::Debug for ProcessMemoryService {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ProcessMemoryService")
             .field("store", &self.store)
+            .field("instance", &self.instance)
             .field("connection", &self.connection)
             .finish()
     }

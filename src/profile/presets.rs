@@ -55,8 +55,9 @@ impl Profile {
     }
 
     /// ADK Python's `SqliteMemoryService` (the private module `google.adk.memory._sqlite_memory_service`
-    /// that ships in google-adk 2.13.0) on `":memory:"`, verified by running it through the
-    /// process bridge (`cargo test -p memory-conformance-bridges`): structured key, a re-add
+    /// that ships in google-adk 2.13.0) on a database file, verified by running it through the
+    /// process bridge (`cargo test -p memory-conformance-bridges`, protocol v2 for the reopen
+    /// and the second instance): durable and shared, structured key, a re-add
     /// upserts by event id and skips events without text (which implies known violations of
     /// both replace rules), text in NFC cut into Latin and non-Latin runs before FTS5
     /// `unicode61` (`remove_diacritics 1`), each query run of `[\w%]` an FTS5 phrase, any word,
@@ -65,7 +66,7 @@ impl Profile {
     pub fn adk_python_sqlite() -> Self {
         Self {
             name: "adk-python-sqlite".into(),
-            provenance: "google-adk 2.13.0 (PyPI) SqliteMemoryService(\":memory:\"), run through the process bridge".into(),
+            provenance: "google-adk 2.13.0 (PyPI) SqliteMemoryService on a database file, run through the process bridge".into(),
             readd: Readd::UpsertByEventId,
             event_words: WordRule::FullText {
                 remove_diacritics: RemoveDiacritics::Single,
@@ -74,6 +75,10 @@ impl Profile {
             query_terms: QueryTerms::WordRuns,
             limit: Limit::AtMost(50),
             order: Order::Relevance,
+            capabilities: Capabilities {
+                durable: true,
+                shared: true,
+            },
             ..Self::reference()
         }
     }
