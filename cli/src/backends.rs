@@ -8,6 +8,7 @@ pub fn bundled() -> Vec<Gate> {
     vec![
         Gate::reference(),
         memory_sqlite_fts5::gate(),
+        memory_segmented_bm25::gate(),
         memory_conformance_adk_rust::in_memory_gate(),
         memory_conformance_adk_rust::sqlite_gate(),
         memory_conformance_bridges::adk_python_gate(),

@@ -521,6 +521,13 @@ fn word_candidates() -> Vec<(String, WordRule, QueryTerms)> {
             QueryTerms::WordRuns,
         ));
     }
+    candidates.push((
+        "Unicode segmentation (UAX #29); query cut like text".to_owned(),
+        WordRule::UnicodeSegmentation,
+        QueryTerms::Words {
+            non_ascii_substring: false,
+        },
+    ));
     for (name, separators) in [
         ("Unicode", Separators::UnicodeWhitespace),
         ("ASCII", ascii),

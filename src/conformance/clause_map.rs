@@ -391,6 +391,17 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
         inputs: &["non-ASCII words", "cased words", "digits"],
     },
     Clause {
+        id: "event words = Unicode segmentation",
+        says: "NFC, then UAX #29 words, lowercased",
+        rules: &[
+            "query.non_ascii",
+            "punctuation.event",
+            "query.digits",
+            "model.random_ops",
+        ],
+        inputs: &["non-ASCII words", "punctuation", "digits"],
+    },
+    Clause {
         id: "event words = full text, script runs first",
         says: "NFC, each non-ASCII word cut into Latin and non-Latin runs, then FTS5 unicode61 words",
         rules: &[
@@ -523,6 +534,7 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
     };
     let words = |w: WordRule| match w {
         WordRule::AsciiLetters => "event words = ASCII letters",
+        WordRule::UnicodeSegmentation => "event words = Unicode segmentation",
         WordRule::UnicodeWords { .. } => "event words = Unicode words",
         WordRule::Whitespace { .. } => "event words = whitespace",
         WordRule::FullText {
@@ -579,6 +591,7 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
                 remove_diacritics: crate::profile::RemoveDiacritics::All,
                 script_runs: false,
             },
+            WordRule::UnicodeSegmentation,
             WordRule::FullText {
                 remove_diacritics: crate::profile::RemoveDiacritics::All,
                 script_runs: true,

@@ -241,6 +241,7 @@ enum RawRemoveDiacritics {
 #[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
 enum RawWords {
     AsciiLetters,
+    UnicodeSegmentation,
     UnicodeWords {
         #[serde(default)]
         script_runs: bool,
@@ -419,6 +420,7 @@ impl RawFile {
         if let Some(value) = self.event_words {
             profile.event_words = match value {
                 RawWords::AsciiLetters => WordRule::AsciiLetters,
+                RawWords::UnicodeSegmentation => WordRule::UnicodeSegmentation,
                 RawWords::UnicodeWords { script_runs } => WordRule::UnicodeWords { script_runs },
                 RawWords::Whitespace {
                     separators,
@@ -533,6 +535,7 @@ impl RawFile {
             }),
             event_words: Some(match p.event_words {
                 WordRule::AsciiLetters => RawWords::AsciiLetters,
+                WordRule::UnicodeSegmentation => RawWords::UnicodeSegmentation,
                 WordRule::UnicodeWords { script_runs } => RawWords::UnicodeWords { script_runs },
                 WordRule::Whitespace {
                     separators: s,

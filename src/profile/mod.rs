@@ -134,6 +134,11 @@ pub enum WordRule {
         /// Whether mixed-script words also yield their single-script runs.
         script_runs: bool,
     },
+    /// NFC, then the words of Unicode word segmentation (UAX #29, as the `unicode-segmentation`
+    /// crate's `unicode_words` gives them: the segments holding an alphanumeric character),
+    /// lowercased. `can't`, `3.14` and `flat_white` stay one word, punctuation and spaces are no
+    /// words, and each CJK ideograph is a word of its own.
+    UnicodeSegmentation,
     /// Split on `separators`, punctuation kept, lowercased. With `cjk_ngrams`, runs of CJK
     /// characters also yield their 1- and 2-character grams.
     Whitespace {

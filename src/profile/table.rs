@@ -97,6 +97,9 @@ fn separators(value: Separators) -> &'static str {
 fn event_words(value: WordRule) -> String {
     match value {
         WordRule::AsciiLetters => "[A-Za-z]+, lowercased".into(),
+        WordRule::UnicodeSegmentation => {
+            "NFC, Unicode word segmentation (UAX #29) words, lowercased".into()
+        }
         WordRule::UnicodeWords { script_runs: false } => "NFC, Unicode \\w+, lowercased".into(),
         WordRule::UnicodeWords { script_runs: true } => {
             "NFC, Unicode \\w+, lowercased; mixed-script words also split by script".into()

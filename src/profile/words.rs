@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
+use unicode_segmentation::UnicodeSegmentation;
 
 use super::{Profile, QueryTerms, RemoveDiacritics, ToolData, WordRule};
 use crate::{Content, Part};
@@ -27,6 +28,10 @@ pub(crate) fn text_words(rule: WordRule, text: &str) -> Vec<String> {
                 words.push(word);
             }
             words
+        }
+        WordRule::UnicodeSegmentation => {
+            let nfc: String = text.nfc().collect();
+            nfc.unicode_words().map(str::to_lowercase).collect()
         }
         WordRule::Whitespace {
             separators,
@@ -496,6 +501,29 @@ mod tests {
         // Precomposed letters of other scripts keep their diacritics too (й, ά).
         assert_eq!(text_words(two, "\u{439} \u{3AC}"), ["\u{439}", "\u{3ac}"]);
         assert_eq!(text_words(two, "a_b"), ["a", "b"]);
+    }
+
+    #[test]
+    fn unicode_segmentation_words_are_uax29_words_after_nfc() {
+        assert_eq!(
+            text_words(
+                WordRule::UnicodeSegmentation,
+                "Can't stop: 3.14 Cafe\u{301} flat_white, 咖啡 私はPython!"
+            ),
+            [
+                "can't",
+                "stop",
+                "3.14",
+                "café",
+                "flat_white",
+                "咖",
+                "啡",
+                "私",
+                "は",
+                "python"
+            ]
+        );
+        assert!(text_words(WordRule::UnicodeSegmentation, " ?! … ").is_empty());
     }
 
     #[test]
