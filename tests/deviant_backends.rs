@@ -48,7 +48,7 @@ fn failures(subject: Subject) -> Vec<(&'static str, String)> {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(Deviation, &[&str], &str, &str); 36] = [
+const CATALOGUE: [(Deviation, &[&str], &str, &str); 37] = [
     (
         Deviation::SlashJoinedKey,
         &["R1.no-join"],
@@ -199,6 +199,14 @@ const CATALOGUE: [(Deviation, &[&str], &str, &str); 36] = [
         "result.fidelity",
         "(role ",
     ),
+    // Declares naive timestamps (a departure from R6.entries) and drops the role besides: the
+    // declared departure exempts the timestamp only, so the role is still caught.
+    (
+        Deviation::NaiveTimestampsDropRole,
+        &["R6.entries"],
+        "result.fidelity",
+        "(role ",
+    ),
     (
         Deviation::TruncateBeforeRank,
         &[],
@@ -330,6 +338,27 @@ fn each_deviant_fails_exactly_its_pinned_rules_with_a_minimal_scenario() {
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("deviant_rule_matrix", matrix);
     });
+}
+
+/// A departure the profile states (`timestamps = naive isoformat`) exempts that behaviour and
+/// nothing else: a backend that writes naive timestamps as declared passes every rule,
+/// `result.fidelity` included, and one that also drops the role fails it for the role.
+#[test]
+fn a_declared_departure_exempts_only_the_behaviour_it_names() {
+    let failed = failures(subject(Deviation::NaiveTimestamps));
+    assert!(
+        failed.is_empty(),
+        "{}",
+        failed
+            .iter()
+            .map(|(_, r)| r.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+    let failed = failures(subject(Deviation::NaiveTimestampsDropRole));
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, ["result.fidelity"]);
+    assert!(failed[0].1.contains("(role "), "{}", failed[0].1);
 }
 
 #[test]

@@ -22,15 +22,12 @@ static CHILD: OnceCell<Result<memory_conformance::process::ProcessBridge, String
     OnceCell::const_new();
 
 /// The gate of ADK Python's in-memory memory service: every rule against
-/// [`Profile::adk_python`], with its one known violation, `result.fidelity` (naive local
-/// timestamps); every test is ignored, with the install command as the reason, where
-/// `bash bridges/install.sh` has not been run.
+/// [`Profile::adk_python`], with no known violation: its naive timestamps are a profile
+/// dimension (`timestamps = naive isoformat`), a departure from `R6.entries` that
+/// `result.fidelity` checks as declared. Every test is ignored, with the install command as
+/// the reason, where `bash bridges/install.sh` has not been run.
 pub fn adk_python_gate() -> Gate {
-    ADK_PYTHON.gate(Profile::adk_python()).known_violation(
-        "result.fidelity",
-    "google-adk 2.13.0 formats an entry's timestamp with datetime.fromtimestamp(t).isoformat(): \
-     naive local time, microseconds only when not zero, no Z (2026-01-01T00:00:01.250000)",
-    )
+    ADK_PYTHON.gate(Profile::adk_python())
 }
 
 pub(crate) fn venv_python() -> std::path::PathBuf {

@@ -16,7 +16,7 @@ use memory_conformance::conformance::{Gate, Subject, Verdict};
 use memory_conformance::profile::ProfileFile;
 use memory_conformance::profile::{
     KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics, Separators,
-    ToolData, WordRule,
+    Timestamps, ToolData, WordRule,
 };
 use memory_conformance::{Event, MemoryService, Session};
 
@@ -214,6 +214,21 @@ pub fn infer(
             "replace.readd_as_declared",
         ],
         readds,
+    );
+
+    let base = profile.clone();
+    let formats = [
+        ("RFC 3339 UTC", Timestamps::Rfc3339Utc),
+        ("naive isoformat", Timestamps::NaiveIsoformat),
+    ]
+    .map(|(name, format)| (name.to_owned(), with(&base, &|p| p.timestamps = format)))
+    .to_vec();
+    decide(
+        &mut decisions,
+        &mut profile,
+        "timestamps",
+        &["result.fidelity"],
+        formats,
     );
 
     let base = profile.clone();

@@ -208,11 +208,7 @@ fn python_team() -> Result<(), Failed> {
         &junit,
         "adk-python-sqlite",
         0,
-        &[
-            "replace.readd_replaces",
-            "replace.readd_with_nothing",
-            "result.fidelity",
-        ],
+        &["replace.readd_replaces", "replace.readd_with_nothing"],
     )?;
     std::fs::remove_dir_all(&dir)
         .map_err(|err| format!("cannot remove {}: {err}", dir.display()))?;

@@ -6,8 +6,8 @@
 use std::fmt::Write as _;
 
 use crate::profile::{
-    KeyScheme, Limit, MultiWord, Order, QueryTerms, Readd, Retrieval, Separators, ToolData,
-    WordRule,
+    KeyScheme, Limit, MultiWord, Order, QueryTerms, Readd, Retrieval, Separators, Timestamps,
+    ToolData, WordRule,
 };
 
 /// One clause of the specification, or of a profile dimension's value.
@@ -502,6 +502,18 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
         inputs: &["ranked beyond the limit"],
     },
     Clause {
+        id: "timestamps = RFC 3339 UTC",
+        says: "the contract: RFC 3339 UTC, milliseconds, Z, sub-millisecond time cut",
+        rules: &["result.fidelity"],
+        inputs: &["timestamps"],
+    },
+    Clause {
+        id: "timestamps = naive isoformat",
+        says: "Python's naive isoformat of the instant, microseconds when not zero (a stated departure from R6.entries; the rest of result.fidelity still holds)",
+        rules: &["result.fidelity"],
+        inputs: &["timestamps", "multi-part contents", "authors"],
+    },
+    Clause {
         id: "capabilities.durable",
         says: "memories survive a reopen of the storage",
         rules: &["durability.reopen"],
@@ -566,6 +578,10 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
         Order::MatchedTerms => "order = matched terms",
         Order::Relevance => "order = relevance",
     };
+    let timestamps = |t: Timestamps| match t {
+        Timestamps::Rfc3339Utc => "timestamps = RFC 3339 UTC",
+        Timestamps::NaiveIsoformat => "timestamps = naive isoformat",
+    };
     let separators = Separators::AsciiWhitespace;
     let mut names: Vec<&str> = Vec::new();
     names.extend([Retrieval::Lexical, Retrieval::Semantic].map(retrieval));
@@ -624,6 +640,7 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
         ]
         .map(order),
     );
+    names.extend([Timestamps::Rfc3339Utc, Timestamps::NaiveIsoformat].map(timestamps));
     names.extend(["capabilities.durable", "capabilities.shared"]);
     names.into_iter().map(str::to_owned).collect()
 }

@@ -4,7 +4,8 @@
 use super::mismatch::{Problem, count};
 use super::oracle::{Expected, Oracle};
 use super::scenario::{ContentsDisplay, EntriesDisplay, Expect, Search};
-use crate::profile::Limit;
+use super::timestamp_format;
+use crate::profile::{Limit, Timestamps};
 use crate::{Content, MemoryEntry};
 
 /// Checks `actual`, the answer to `search`, against each of its expectations in turn.
@@ -97,10 +98,20 @@ fn check_one(
             })
         }
         Expect::Entries(expected) => {
+            let format = oracle.timestamps();
+            let same = |e: &MemoryEntry, entry: &MemoryEntry| {
+                e.content == entry.content
+                    && e.author == entry.author
+                    && timestamp_format::matches(
+                        format,
+                        e.timestamp.as_deref(),
+                        entry.timestamp.as_deref(),
+                    )
+            };
             let mut remaining: Vec<&MemoryEntry> = expected.iter().collect();
             let all_found = actual.len() == expected.len()
                 && actual.iter().all(|entry| {
-                    let slot = remaining.iter().position(|e| *e == entry);
+                    let slot = remaining.iter().position(|e| same(e, entry));
                     slot.map(|i| remaining.swap_remove(i)).is_some()
                 });
             ensure(all_found, || {
@@ -108,10 +119,14 @@ fn check_one(
                     entries: expected,
                     with_metadata: true,
                 };
-                (
-                    format!("exactly {what}"),
-                    "entries whose content, author or timestamp differ".into(),
-                )
+                let why = match format {
+                    Timestamps::Rfc3339Utc => "entries whose content, author or timestamp differ",
+                    Timestamps::NaiveIsoformat => {
+                        "entries whose content, author or timestamp differ (timestamps as the \
+                         profile declares: naive isoformat in UTC, to the microsecond)"
+                    }
+                };
+                (format!("exactly {what}"), why.into())
             })
         }
         Expect::Count(n) => ensure(actual.len() == *n, || {

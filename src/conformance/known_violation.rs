@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::profile::{KeyScheme, Profile, Readd};
+use crate::profile::{KeyScheme, Profile, Readd, Timestamps};
 
 /// A required rule the backend is known to break, and why. Its trial passes while the
 /// violation shows and fails as soon as it disappears, so an upstream fix is noticed.
@@ -105,4 +105,29 @@ pub fn implied_violations(profile: &Profile) -> Vec<KnownViolation> {
         }
     }
     implied
+}
+
+/// A clause of the contract that `profile` says the backend departs from, with the dimension
+/// that says so. Unlike a known violation it exempts no rule: the rules check the behaviour the
+/// dimension declares instead of the clause, and everything else as before.
+///
+/// ```
+/// use memory_conformance::conformance::departures;
+/// use memory_conformance::profile::Profile;
+/// assert!(departures(&Profile::reference()).is_empty());
+/// let python = departures(&Profile::adk_python());
+/// assert_eq!(python[0].0, "R6.entries");
+/// ```
+pub fn departures(profile: &Profile) -> Vec<(&'static str, String)> {
+    let mut departures = Vec::new();
+    if profile.timestamps == Timestamps::NaiveIsoformat {
+        departures.push((
+            "R6.entries",
+            "the profile declares timestamps = naive isoformat: an entry's timestamp is the \
+             event's wall-clock time without an offset, as Python's isoformat writes it; \
+             result.fidelity checks that format, and the content, role and author as before"
+                .to_owned(),
+        ));
+    }
+    departures
 }

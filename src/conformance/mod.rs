@@ -60,10 +60,12 @@ mod scenario;
 #[cfg(feature = "harness")]
 mod seeding;
 #[cfg(feature = "harness")]
+mod timestamp_format;
+#[cfg(feature = "harness")]
 mod verdict;
 
 pub use gate::{Gate, REQUIRE_ALL_BACKENDS};
-pub use known_violation::{KnownViolation, implied_violations};
+pub use known_violation::{KnownViolation, departures, implied_violations};
 pub use namespace::{Namespace, SCRATCH_DIR};
 pub use subject::Subject;
 

@@ -42,6 +42,11 @@ impl Oracle {
         }
     }
 
+    /// How the profile says entries' timestamps are written.
+    pub(crate) fn timestamps(&self) -> crate::profile::Timestamps {
+        self.profile.timestamps
+    }
+
     fn store_key(&self, app_name: &str, user_id: &str) -> StoreKey {
         match self.profile.key {
             KeyScheme::Structured => StoreKey::Pair(app_name.to_owned(), user_id.to_owned()),
@@ -230,6 +235,20 @@ mod tests {
             let both = found(&oracle, "a", "u", "coffee tea").join(" ");
             assert_eq!(both, after_tea.join(" "), "{readd:?}");
         }
+    }
+
+    #[test]
+    fn the_timestamp_format_is_the_profiles() {
+        use crate::profile::Timestamps;
+        assert_eq!(
+            Oracle::new(&reference()).timestamps(),
+            Timestamps::Rfc3339Utc
+        );
+        let python = Profile::adk_python();
+        assert_eq!(
+            Oracle::new(&python).timestamps(),
+            Timestamps::NaiveIsoformat
+        );
     }
 
     #[test]

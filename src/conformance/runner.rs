@@ -172,6 +172,9 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
             println!("  known violation  {id}: {}", violation.reason());
         }
     }
+    for (clause, reason) in super::departures(subject.profile()) {
+        println!("  departure        {clause}: {reason}");
+    }
     for rule in rules::catalogue() {
         if let Err(reason) = rule.applies_to(subject.profile()) {
             println!("  not applicable   {}: {reason}", rule.id());

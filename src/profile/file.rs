@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics,
-    Retrieval, Separators, ToolData, WordRule,
+    Retrieval, Separators, Timestamps, ToolData, WordRule,
 };
 
 /// The format version this kit reads and writes.
@@ -150,6 +150,8 @@ struct RawFile {
     tool_data: Option<RawToolData>,
     limit: Option<RawLimit>,
     order: Option<RawOrder>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timestamps: Option<RawTimestamps>,
     event_words: Option<RawWords>,
     query_terms: Option<RawTerms>,
     capabilities: Option<RawCapabilities>,
@@ -208,6 +210,13 @@ enum RawLimit {
 #[serde(rename_all = "kebab-case")]
 enum RawUnlimited {
     Unlimited,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawTimestamps {
+    Rfc3339Utc,
+    NaiveIsoformat,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize)]
@@ -417,6 +426,12 @@ impl RawFile {
                 RawOrder::Relevance => Order::Relevance,
             };
         }
+        if let Some(value) = self.timestamps {
+            profile.timestamps = match value {
+                RawTimestamps::Rfc3339Utc => Timestamps::Rfc3339Utc,
+                RawTimestamps::NaiveIsoformat => Timestamps::NaiveIsoformat,
+            };
+        }
         if let Some(value) = self.event_words {
             profile.event_words = match value {
                 RawWords::AsciiLetters => WordRule::AsciiLetters,
@@ -533,6 +548,11 @@ impl RawFile {
                 Order::MatchedTerms => RawOrder::MatchedTerms,
                 Order::Relevance => RawOrder::Relevance,
             }),
+            // Written only where it departs from the contract, so files stay as they were.
+            timestamps: match p.timestamps {
+                Timestamps::Rfc3339Utc => None,
+                Timestamps::NaiveIsoformat => Some(RawTimestamps::NaiveIsoformat),
+            },
             event_words: Some(match p.event_words {
                 WordRule::AsciiLetters => RawWords::AsciiLetters,
                 WordRule::UnicodeSegmentation => RawWords::UnicodeSegmentation,

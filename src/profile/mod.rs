@@ -53,6 +53,8 @@ pub struct Profile {
     pub limit: Limit,
     /// In which order entries come back.
     pub order: Order,
+    /// How an entry's timestamp is written.
+    pub timestamps: Timestamps,
     /// Capabilities beyond the two calls.
     pub capabilities: Capabilities,
 }
@@ -293,6 +295,23 @@ pub enum Order {
     /// By a relevance score the kit cannot compute (bm25, embeddings): only checked on
     /// scenarios where relevance is unambiguous.
     Relevance,
+}
+
+/// How an entry's timestamp is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum Timestamps {
+    /// RFC 3339 in UTC with milliseconds and a `Z`, sub-millisecond time cut
+    /// (`2026-01-01T00:00:01.250Z`): the contract (clause `R6.entries`).
+    #[default]
+    Rfc3339Utc,
+    /// Python's `datetime.fromtimestamp(t).isoformat()` of the event's time: the wall clock of
+    /// the backend's process without an offset, microseconds only when not zero
+    /// (`2026-01-01T00:00:01.250000`), as ADK Python writes it. Checked as wall-clock time in
+    /// UTC (the bundled bridges run Python with `TZ=UTC`), to the microsecond Python's float
+    /// seconds allow. A departure from `R6.entries` the profile states, so `result.fidelity`
+    /// keeps checking content, role, author and the instant itself.
+    NaiveIsoformat,
 }
 
 /// Capabilities beyond the two calls, checked when declared.

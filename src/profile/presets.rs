@@ -3,7 +3,7 @@
 
 use super::{
     Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics,
-    Retrieval, Separators, ToolData, WordRule,
+    Retrieval, Separators, Timestamps, ToolData, WordRule,
 };
 
 impl Profile {
@@ -28,6 +28,7 @@ impl Profile {
             order: Order::Insertion {
                 integer_ids_first: false,
             },
+            timestamps: Timestamps::Rfc3339Utc,
             capabilities: Capabilities::default(),
         }
     }
@@ -37,9 +38,9 @@ impl Profile {
     /// 2048 cases): structured key, replace on re-add, NFC Unicode `\w+` words (mixed-script
     /// words also split into single-script runs), the query cut the same way with non-ASCII
     /// query words also matched as substrings of the text, any word, text parts only, at most
-    /// 10 entries ranked by the number of query words matched (ties in insertion order). Its
-    /// entries' timestamps are naive local time, so its gate declares `result.fidelity` a known
-    /// violation.
+    /// 10 entries ranked by the number of query words matched (ties in insertion order), and
+    /// timestamps written as naive local time ([`Timestamps::NaiveIsoformat`], a departure
+    /// from the contract that the profile states).
     pub fn adk_python() -> Self {
         Self {
             name: "adk-python".into(),
@@ -50,6 +51,7 @@ impl Profile {
             },
             limit: Limit::AtMost(10),
             order: Order::MatchedTerms,
+            timestamps: Timestamps::NaiveIsoformat,
             ..Self::reference()
         }
     }
@@ -61,8 +63,8 @@ impl Profile {
     /// upserts by event id and skips events without text (which implies known violations of
     /// both replace rules), text in NFC cut into Latin and non-Latin runs before FTS5
     /// `unicode61` (`remove_diacritics 1`), each query run of `[\w%]` an FTS5 phrase, any word,
-    /// text parts only, at most 50 entries in bm25 order. Its entries' timestamps are naive
-    /// local time, so its gate declares `result.fidelity` a known violation.
+    /// text parts only, at most 50 entries in bm25 order, and timestamps written as naive local
+    /// time ([`Timestamps::NaiveIsoformat`]).
     pub fn adk_python_sqlite() -> Self {
         Self {
             name: "adk-python-sqlite".into(),
@@ -75,6 +77,7 @@ impl Profile {
             query_terms: QueryTerms::WordRuns,
             limit: Limit::AtMost(50),
             order: Order::Relevance,
+            timestamps: Timestamps::NaiveIsoformat,
             capabilities: Capabilities {
                 durable: true,
                 shared: true,

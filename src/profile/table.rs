@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::{
     KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Separators,
-    ToolData, WordRule,
+    Timestamps, ToolData, WordRule,
 };
 
 impl Profile {
@@ -20,6 +20,7 @@ impl Profile {
             ("tool data", tool_data(self.tool_data).into()),
             ("limit", limit(self.limit)),
             ("order", order(self.order).into()),
+            ("timestamps", timestamps(self.timestamps).into()),
             ("durable", yes_no(self.capabilities.durable).into()),
             ("shared store", yes_no(self.capabilities.shared).into()),
         ]
@@ -73,6 +74,15 @@ fn key(value: KeyScheme) -> &'static str {
     match value {
         KeyScheme::Structured => "(app, user) kept apart, exact",
         KeyScheme::JoinedWithSlash => "string app/user: (a/b, c) collides with (a, b/c)",
+    }
+}
+
+fn timestamps(value: Timestamps) -> &'static str {
+    match value {
+        Timestamps::Rfc3339Utc => "RFC 3339 UTC, milliseconds, Z",
+        Timestamps::NaiveIsoformat => {
+            "naive local isoformat, microseconds when not zero (departs from R6.entries)"
+        }
     }
 }
 

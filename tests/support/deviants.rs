@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use memory_conformance::profile::{Limit, Order, Profile, Readd};
+use memory_conformance::profile::{Limit, Order, Profile, Readd, Timestamps};
 use memory_conformance::tokenize::{can_match, event_words, query_tokens};
 use memory_conformance::{
     Content, Event, InMemoryMemoryService, MemoryEntry, MemoryError, MemoryService, Part,
@@ -51,6 +51,9 @@ pub enum Deviation {
     OnlyLatestSession,
     ReturnTextlessEvents,
     UpsertWritesTextless,
+    /// Not a deviant: writes timestamps as naive isoformat, as its profile declares.
+    NaiveTimestamps,
+    NaiveTimestampsDropRole,
 }
 
 impl Deviation {
@@ -62,6 +65,11 @@ impl Deviation {
             Self::UpsertWritesTextless => {
                 let mut profile = Profile::reference().named("upsert");
                 profile.readd = Readd::UpsertByEventId;
+                profile
+            }
+            Self::NaiveTimestamps | Self::NaiveTimestampsDropRole => {
+                let mut profile = Profile::reference().named("naive-timestamps");
+                profile.timestamps = Timestamps::NaiveIsoformat;
                 profile
             }
             Self::TruncateBeforeRank => {
@@ -237,7 +245,9 @@ impl MemoryService for Deviant {
             }
             Deviation::ErrorOnUnknownKey
             | Deviation::BlankQueryMatchesAll
-            | Deviation::ReturnTextlessEvents => {
+            | Deviation::ReturnTextlessEvents
+            | Deviation::NaiveTimestamps
+            | Deviation::NaiveTimestampsDropRole => {
                 Self::lock(&self.sessions).push(session.clone());
                 self.inner.add_session_to_memory(session).await
             }
@@ -510,6 +520,28 @@ impl MemoryService for Deviant {
                     .search_memory(&self.joined(app, user), "", query)
                     .await?
             }
+            Deviation::NaiveTimestamps | Deviation::NaiveTimestampsDropRole => {
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                let sessions = Self::lock(&self.sessions);
+                for entry in &mut found.memories {
+                    // The event's own instant, from the latest version that holds the content.
+                    let at = sessions
+                        .iter()
+                        .rev()
+                        .filter(|s| s.app_name == app && s.user_id == user)
+                        .flat_map(|s| &s.events)
+                        .find(|e| e.content.as_ref() == Some(&entry.content))
+                        .map(|e| e.timestamp);
+                    if let Some(at) = at {
+                        entry.timestamp = Some(naive_isoformat(at));
+                    }
+                    if matches!(self.deviation, Deviation::NaiveTimestampsDropRole) {
+                        entry.content.role = None;
+                    }
+                }
+                drop(sessions);
+                found
+            }
             Deviation::DropRole => {
                 let mut found = self.inner.search_memory(app, user, query).await?;
                 found
@@ -638,5 +670,24 @@ impl Deviant {
             .flat_map(|s| &s.events)
             .filter_map(|e| e.content.as_ref())
             .any(|c| c.parts.iter().any(|p| p.as_text().is_none()))
+    }
+}
+
+/// `at` as Python's `datetime.fromtimestamp(t).isoformat()` writes it in UTC: the wall clock,
+/// no offset, microseconds (rounded half to even) only when not zero.
+fn naive_isoformat(at: memory_conformance::Timestamp) -> String {
+    let nanos = at.as_nanosecond();
+    let (micros, rest) = (nanos.div_euclid(1_000), nanos.rem_euclid(1_000));
+    let micros = if rest > 500 || (rest == 500 && micros % 2 != 0) {
+        micros + 1
+    } else {
+        micros
+    };
+    let rounded = memory_conformance::Timestamp::from_microsecond(micros as i64).unwrap_or(at);
+    let civil = jiff::tz::Offset::UTC.to_datetime(rounded);
+    let whole = civil.strftime("%Y-%m-%dT%H:%M:%S").to_string();
+    match civil.subsec_nanosecond() / 1_000 {
+        0 => whole,
+        fraction => format!("{whole}.{fraction:06}"),
     }
 }
