@@ -10,6 +10,8 @@ use std::fmt;
 /// let err = MemoryError::backend_with_source("cannot write session s-1", io);
 /// assert_eq!(err.to_string(), "memory backend failed: cannot write session s-1");
 /// assert_eq!(std::error::Error::source(&err).unwrap().to_string(), "disk full");
+/// let gap = MemoryError::Unsupported { operation: "delete_memory" };
+/// assert_eq!(gap.to_string(), "this memory backend does not support delete_memory");
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
@@ -17,6 +19,12 @@ pub enum MemoryError {
     /// A memory call was made where no memory service is configured (ADK's
     /// `IllegalStateException("Memory service is not initialized.")`).
     NotInitialized,
+    /// The backend does not implement an optional call of the trait (a delta of events,
+    /// explicit memories, deleting a memory, search options).
+    Unsupported {
+        /// The call, as the trait names it (`delete_memory`).
+        operation: &'static str,
+    },
     /// The backend itself failed: storage, network, a child process, bad data.
     Backend {
         /// What went wrong, for a person.
@@ -51,6 +59,9 @@ impl fmt::Display for MemoryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NotInitialized => f.write_str("Memory service is not initialized."),
+            Self::Unsupported { operation } => {
+                write!(f, "this memory backend does not support {operation}")
+            }
             Self::Backend { message, .. } => write!(f, "memory backend failed: {message}"),
         }
     }
@@ -59,7 +70,7 @@ impl fmt::Display for MemoryError {
 impl Error for MemoryError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
-            Self::NotInitialized => None,
+            Self::NotInitialized | Self::Unsupported { .. } => None,
             Self::Backend { source, .. } => {
                 source.as_deref().map(|err| err as &(dyn Error + 'static))
             }

@@ -1,11 +1,17 @@
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 
 use async_trait::async_trait;
 
 use crate::tokenize::{can_match, raw_event_words, raw_query_tokens};
-use crate::{MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, Session};
+use crate::{
+    Event, MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, SearchOptions, Session,
+};
+
+/// The session a delta without a session id is stored under, as ADK Python names it.
+pub(crate) const UNKNOWN_SESSION_ID: &str = "__unknown_session_id__";
 
 /// The reference backend: ADK's in-memory keyword matcher, with its three released defects
 /// fixed, behaving exactly as `reference-behaviour.md` (rules R1–R8) describes.
@@ -17,7 +23,12 @@ use crate::{MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, Sessi
 /// - **Match**: see [`tokenize`](crate::tokenize): a query token must equal a `[A-Za-z]+` word
 ///   of a text part. Function calls, function responses, inline data and state are never read.
 /// - **Results**: every matching event, unscored and unlimited; sessions in the order their ids
-///   were first added, events in session order.
+///   were first added, events in session order. Each entry's id is its event's id.
+/// - **Beyond the two calls** (R9): a delta of events appends those whose id the session does
+///   not hold yet; explicit memories are searchable like events, after every session added
+///   before the first of them; deleting a memory id forgets every event and memory with that
+///   id under the key, and later writes of that id are not stored; a search with a limit
+///   returns the first that many entries.
 ///
 /// Searches use an inverted index: their cost grows with the number of events that share a
 /// word with the query, not with everything stored. Each distinct word is stored once; a
@@ -72,21 +83,110 @@ impl InMemoryMemoryService {
     }
 }
 
+/// The entries of `events` that are stored: those whose content has at least one part, each
+/// with its event's id.
+fn stored_entries(events: &[Event]) -> impl Iterator<Item = MemoryEntry> + '_ {
+    events
+        .iter()
+        .filter(|event| event.content.as_ref().is_some_and(|c| !c.parts.is_empty()))
+        .filter_map(|event| Some(MemoryEntry::from_event(event)?.with_id(event.id.clone())))
+}
+
+/// A fresh id for an explicit memory given without one: `memory-1`, `memory-2`, ... in the
+/// process.
+fn next_memory_id() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    format!("memory-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
 #[async_trait]
 impl MemoryService for InMemoryMemoryService {
     async fn add_session_to_memory(&self, session: &Session) -> Result<(), MemoryError> {
-        let entries: Vec<MemoryEntry> = session
-            .events
-            .iter()
-            .filter(|event| event.content.as_ref().is_some_and(|c| !c.parts.is_empty()))
-            .filter_map(MemoryEntry::from_event)
-            .collect();
+        let entries: Vec<MemoryEntry> = stored_entries(&session.events).collect();
         let store = self.user_store_or_insert(&session.app_name, &session.user_id);
+        let mut store = store.write().unwrap_or_else(PoisonError::into_inner);
+        let entries = store.not_deleted(entries);
+        let slot = store.slot_of_session(&session.id);
+        store.replace(slot, entries);
+        Ok(())
+    }
+
+    async fn add_events_to_memory(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        session_id: Option<&str>,
+        events: &[Event],
+    ) -> Result<(), MemoryError> {
+        let store = self.user_store_or_insert(app_name, user_id);
+        let mut store = store.write().unwrap_or_else(PoisonError::into_inner);
+        let slot = store.slot_of_session(session_id.unwrap_or(UNKNOWN_SESSION_ID));
+        let mut entries = store.slots[slot as usize].entries.clone();
+        let mut held: HashSet<String> = entries.iter().filter_map(|e| e.id.clone()).collect();
+        let new = store.not_deleted(stored_entries(events).collect());
+        for entry in new {
+            if entry.id.as_ref().is_some_and(|id| held.insert(id.clone())) {
+                entries.push(entry);
+            }
+        }
+        store.replace(slot, entries);
+        Ok(())
+    }
+
+    async fn add_memory(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        memories: &[MemoryEntry],
+    ) -> Result<(), MemoryError> {
+        let store = self.user_store_or_insert(app_name, user_id);
+        let mut store = store.write().unwrap_or_else(PoisonError::into_inner);
+        let slot = store.slot_of_memories();
+        let mut entries = store.slots[slot as usize].entries.clone();
+        let new: Vec<MemoryEntry> = memories
+            .iter()
+            .filter(|memory| !memory.content.parts.is_empty())
+            .map(|memory| match memory.id {
+                Some(_) => memory.clone(),
+                None => memory.clone().with_id(next_memory_id()),
+            })
+            .collect();
+        for memory in store.not_deleted(new) {
+            match entries.iter_mut().find(|old| old.id == memory.id) {
+                Some(old) => *old = memory,
+                None => entries.push(memory),
+            }
+        }
+        store.replace(slot, entries);
+        Ok(())
+    }
+
+    async fn delete_memory(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        memory_id: &str,
+    ) -> Result<(), MemoryError> {
+        let store = self.user_store_or_insert(app_name, user_id);
         store
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .replace(&session.id, entries);
+            .delete(memory_id);
         Ok(())
+    }
+
+    async fn search_memory_with(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        query: &str,
+        options: &SearchOptions,
+    ) -> Result<SearchMemoryResponse, MemoryError> {
+        let mut found = self.search_memory(app_name, user_id, query).await?;
+        if let Some(limit) = options.limit {
+            found.memories.truncate(limit);
+        }
+        Ok(found)
     }
 
     async fn search_memory(
@@ -141,6 +241,10 @@ struct UserStore {
     free_ids: Vec<u32>,
     /// Words whose postings became empty since `word_ids` was last swept.
     emptied: usize,
+    /// The slot of the explicit memories, once there are any.
+    memories: Option<u32>,
+    /// The memory ids deleted under this key: never stored again.
+    deleted: HashSet<String>,
 }
 
 /// One session as stored.
@@ -169,19 +273,57 @@ struct Posting {
 }
 
 impl UserStore {
-    fn replace(&mut self, session_id: &str, entries: Vec<MemoryEntry>) {
-        let slot = match self.slot_of.get(session_id) {
-            Some(&slot) => {
-                self.retire(slot);
-                slot
-            }
+    /// The slot of `session_id`, a new one at the end if the session is new.
+    fn slot_of_session(&mut self, session_id: &str) -> u32 {
+        if let Some(&slot) = self.slot_of.get(session_id) {
+            return slot;
+        }
+        let slot = self.new_slot();
+        self.slot_of.insert(session_id.to_owned(), slot);
+        slot
+    }
+
+    /// The slot of the explicit memories, a new one at the end if there are none yet.
+    fn slot_of_memories(&mut self) -> u32 {
+        match self.memories {
+            Some(slot) => slot,
             None => {
-                let slot = u32::try_from(self.slots.len()).expect("fewer than 2^32 sessions");
-                self.slots.push(Slot::default());
-                self.slot_of.insert(session_id.to_owned(), slot);
+                let slot = self.new_slot();
+                self.memories = Some(slot);
                 slot
             }
-        };
+        }
+    }
+
+    fn new_slot(&mut self) -> u32 {
+        let slot = u32::try_from(self.slots.len()).expect("fewer than 2^32 sessions");
+        self.slots.push(Slot::default());
+        slot
+    }
+
+    /// `entries` without those whose id was deleted.
+    fn not_deleted(&self, mut entries: Vec<MemoryEntry>) -> Vec<MemoryEntry> {
+        if !self.deleted.is_empty() {
+            entries.retain(|e| e.id.as_ref().is_none_or(|id| !self.deleted.contains(id)));
+        }
+        entries
+    }
+
+    /// Forgets every entry whose id is `memory_id`, now and in later writes.
+    fn delete(&mut self, memory_id: &str) {
+        self.deleted.insert(memory_id.to_owned());
+        for slot in 0..self.slots.len() {
+            let entries = &self.slots[slot].entries;
+            if entries.iter().any(|e| e.id.as_deref() == Some(memory_id)) {
+                let kept = self.not_deleted(entries.clone());
+                self.replace(slot as u32, kept);
+            }
+        }
+    }
+
+    /// Replaces what `slot` holds with `entries`.
+    fn replace(&mut self, slot: u32, entries: Vec<MemoryEntry>) {
+        self.retire(slot);
         let generation = self.slots[slot as usize].generation;
         let mut words = Vec::new();
         let mut lowered = String::new();

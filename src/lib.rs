@@ -45,6 +45,7 @@
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
 pub mod conformance;
+pub mod embed;
 mod error;
 mod explain;
 mod in_memory;
@@ -69,7 +70,7 @@ pub use explain::{
 };
 pub use in_memory::InMemoryMemoryService;
 pub use model::{Content, Event, MemoryEntry, MemoryKey, Part, SearchMemoryResponse, Session};
-pub use service::MemoryService;
+pub use service::{MemoryService, SearchOptions};
 pub use tool::{LoadMemoryResponse, ToolContext, load_memory};
 
 /// Every Rust block of the README, compiled and run as a doctest.

@@ -48,7 +48,7 @@ fn failures(subject: Subject) -> Vec<(&'static str, String)> {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(Deviation, &[&str], &str, &str); 37] = [
+const CATALOGUE: [(Deviation, &[&str], &str, &str); 43] = [
     (
         Deviation::SlashJoinedKey,
         &["R1.no-join"],
@@ -273,6 +273,42 @@ const CATALOGUE: [(Deviation, &[&str], &str, &str); 37] = [
         "index.empty_events",
         "actual:   2 entries",
     ),
+    (
+        Deviation::DeltaReplaces,
+        &["R9.delta"],
+        "delta.as_declared",
+        "as profile \"reference\" computes",
+    ),
+    (
+        Deviation::MemoriesDropped,
+        &["R9.memories"],
+        "memories.searchable",
+        "actual:   0 entries []",
+    ),
+    (
+        Deviation::DeleteForgetsOnReadd,
+        &["R9.delete"],
+        "forget.never_returned",
+        "as profile \"reference\" computes",
+    ),
+    (
+        Deviation::DeleteUnderEveryKey,
+        &["R9.delete-scoped"],
+        "forget.other_keys_untouched",
+        "as profile \"reference\" computes",
+    ),
+    (
+        Deviation::UnstableIds,
+        &["R9.entry-ids"],
+        "result.entry_ids",
+        "in an earlier search",
+    ),
+    (
+        Deviation::LimitIgnored,
+        &["R9.search-limit"],
+        "result.limit_option",
+        "and the limit is",
+    ),
 ];
 
 /// Every deviant against every rule: each is caught by the rule that covers its deviation,
@@ -361,6 +397,66 @@ fn a_declared_departure_exempts_only_the_behaviour_it_names() {
     assert!(failed[0].1.contains("(role "), "{}", failed[0].1);
 }
 
+/// A backend that indexes in the background passes every rule when its profile declares how
+/// long a write takes to show, the rules report the delay they measured, and the same backend
+/// fails when it declares less than it takes.
+#[test]
+fn delayed_writes_pass_within_their_declared_bound_and_fail_beyond_it() {
+    use memory_conformance::conformance::rules;
+    use memory_conformance::profile::Visibility;
+    use support::deviants::WRITE_DELAY;
+
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let delayed = subject(Deviation::DelayedWrites).cases(6);
+    let mut measured = Vec::new();
+    for verdict in [
+        runtime.block_on(rules::key_isolation(&delayed)),
+        runtime.block_on(rules::replace_readd_replaces(&delayed)),
+        runtime.block_on(rules::forget_never_returned(&delayed)),
+        runtime.block_on(rules::recall_across_sessions(&delayed)),
+    ] {
+        match verdict {
+            Verdict::Passed { slowest_write, .. } => measured.extend(slowest_write),
+            other => panic!("{other}"),
+        }
+    }
+    // A search that first waited out the bound (to check that something is absent) sees the
+    // write at once, so not every rule measures a delay; those that do measure the delay.
+    assert!(!measured.is_empty(), "no rule measured the delay");
+    for slowest in measured {
+        assert!(
+            slowest >= WRITE_DELAY && slowest <= WRITE_DELAY * 8,
+            "measured {slowest:?} for writes that take {WRITE_DELAY:?}"
+        );
+    }
+    let mut profile = Deviation::DelayedWrites.profile();
+    profile.visibility = Visibility::Within { millis: 5 };
+    let hurried = delayed.with_profile(profile);
+    let verdict = runtime.block_on(rules::key_isolation(&hurried));
+    let report = verdict
+        .failure()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    assert!(
+        report
+            .contains("ms after the last write (the profile declares writes visible within 5 ms)"),
+        "{verdict}"
+    );
+    // A write that never shows fails, whatever the bound.
+    let never = subject(Deviation::NeverVisible).cases(4);
+    let verdict = runtime.block_on(rules::key_isolation(&never));
+    let report = verdict
+        .failure()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    assert!(
+        report.contains(
+            "ms after the last write (the profile declares writes visible within 240 ms)"
+        ) && report.contains("actual:   0 entries []"),
+        "{verdict}"
+    );
+}
+
 #[test]
 fn the_reference_passes_every_rule_that_applies() {
     let failed = failures(Subject::new("reference", Profile::reference(), || async {
@@ -384,7 +480,7 @@ fn every_clause_of_the_specification_has_a_deviant_caught_by_its_rules() {
     let map = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/clause-map.md"))
         .expect("docs/clause-map.md");
     let table = map
-        .split("## The specification, R1 to R8")
+        .split("## The specification, R1 to R9")
         .nth(1)
         .and_then(|rest| rest.split("\n## ").next())
         .expect("the specification's table");

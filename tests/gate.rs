@@ -265,6 +265,41 @@ async fn a_plain_rule_function_says_when_it_does_not_apply() {
     appending_profile(),
     "the profile declares append on re-add"
 )]
+#[case::result_entry_ids(
+    "result.entry_ids",
+    two_calls(),
+    "the profile does not declare the entry_ids capability"
+)]
+#[case::result_limit_option(
+    "result.limit_option",
+    two_calls(),
+    "the profile does not declare the search_limit capability"
+)]
+#[case::delta_as_declared(
+    "delta.as_declared",
+    two_calls(),
+    "the profile does not declare the events_delta capability"
+)]
+#[case::memories_searchable(
+    "memories.searchable",
+    two_calls(),
+    "the profile does not declare the explicit_memories capability"
+)]
+#[case::forget_never_returned(
+    "forget.never_returned",
+    two_calls(),
+    "the profile does not declare the delete capability"
+)]
+#[case::forget_other_keys_untouched(
+    "forget.other_keys_untouched",
+    two_calls(),
+    "the profile does not declare the delete capability"
+)]
+#[case::forget_semantic(
+    "forget.never_returned",
+    semantic(),
+    "the profile declares semantic retrieval"
+)]
 fn each_profile_and_capability_rule_is_not_applicable_with_its_reason_where_it_does_not_apply(
     #[case] id: &str,
     #[case] profile: Profile,
@@ -295,6 +330,12 @@ fn every_profile_and_capability_rule_has_a_not_applicable_case_or_applies_everyw
         "result.order",
         "durability.reopen",
         "scope.shared",
+        "result.entry_ids",
+        "result.limit_option",
+        "delta.as_declared",
+        "memories.searchable",
+        "forget.never_returned",
+        "forget.other_keys_untouched",
     ];
     // A limit is always declared (unlimited is a limit), so `result.limit` applies to every
     // profile: the presets and the semantic variant show it.
@@ -324,6 +365,13 @@ fn every_profile_and_capability_rule_has_a_not_applicable_case_or_applies_everyw
 fn semantic() -> Profile {
     let mut profile = Profile::reference().named("semantic");
     profile.retrieval = Retrieval::Semantic;
+    profile
+}
+
+/// The reference's profile claiming the two calls only.
+fn two_calls() -> Profile {
+    let mut profile = Profile::reference().named("two-calls");
+    profile.capabilities = memory_conformance::profile::Capabilities::default();
     profile
 }
 
@@ -362,10 +410,16 @@ fn rule_ids_are_stable_unique_and_named_by_group() {
             "result.fidelity",
             "result.limit",
             "result.order",
+            "result.entry_ids",
+            "result.limit_option",
             "recall.across_sessions",
             "concurrency.adds_land",
             "concurrency.atomic_replace",
             "model.random_ops",
+            "delta.as_declared",
+            "memories.searchable",
+            "forget.never_returned",
+            "forget.other_keys_untouched",
             "durability.reopen",
             "scope.shared",
         ],

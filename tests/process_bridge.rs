@@ -371,19 +371,18 @@ async fn a_working_child_stores_and_finds_with_stores_kept_apart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_harness_runs_unchanged_against_a_bridge_child() {
     let bridge = reference_bridge().await;
-    let subject = Subject::namespaced(
-        "reference-over-dicts",
-        Profile::reference(),
-        move |namespace| {
-            let bridge = bridge.clone();
-            async move {
-                bridge
-                    .store(namespace.as_str())
-                    .await
-                    .expect("the reference child serves stores")
-            }
-        },
-    )
+    // The child implements the two calls only.
+    let mut profile = Profile::reference();
+    profile.capabilities = memory_conformance::profile::Capabilities::default();
+    let subject = Subject::namespaced("reference-over-dicts", profile, move |namespace| {
+        let bridge = bridge.clone();
+        async move {
+            bridge
+                .store(namespace.as_str())
+                .await
+                .expect("the reference child serves stores")
+        }
+    })
     .cases(16);
     rules::key_isolation(&subject).await.assert_green();
     rules::concurrency_adds_land(&subject).await.assert_green();

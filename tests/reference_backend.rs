@@ -1,11 +1,11 @@
-//! The reference backend's rules R1–R8 (`reference-behaviour.md`), through the public API.
+//! The reference backend's rules R1–R9 (`reference-behaviour.md`), through the public API.
 
 mod support;
 
 use std::sync::Arc;
 
 use memory_conformance::{
-    Content, Event, InMemoryMemoryService, MemoryEntry, MemoryService, Part, Session,
+    Content, Event, InMemoryMemoryService, MemoryEntry, MemoryService, Part, SearchOptions, Session,
 };
 use rstest::rstest;
 use serde_json::json;
@@ -205,6 +205,7 @@ async fn r6_entries_carry_content_author_and_a_millisecond_utc_timestamp() {
         .unwrap()
         .memories;
     let expected = MemoryEntry::new(content)
+        .with_id(event.id.clone())
         .with_author("barista")
         .with_timestamp("2026-01-01T00:00:01.250Z");
     assert_eq!(found, [expected]);
@@ -385,4 +386,159 @@ fn the_service_is_send_sync_and_object_safe() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<InMemoryMemoryService>();
     let _shared: Arc<dyn MemoryService> = Arc::new(InMemoryMemoryService::new());
+}
+
+fn text_with_id(text: &str, id: &str) -> Event {
+    Event::text("user", text).with_id(id)
+}
+
+#[tokio::test]
+async fn r9_a_delta_appends_new_event_ids_and_keeps_stored_versions() {
+    let memory = InMemoryMemoryService::new();
+    let monday = Session::new("a", "u", "s-1").with_event(text_with_id("coffee", "e-1"));
+    memory.add_session_to_memory(&monday).await.unwrap();
+    let delta = [text_with_id("tea", "e-1"), text_with_id("latte", "e-2")];
+    memory
+        .add_events_to_memory("a", "u", Some("s-1"), &delta)
+        .await
+        .unwrap();
+    // e-1 keeps its stored version; e-2 comes after it; nothing else is replaced.
+    assert_eq!(
+        texts(&memory, "a", "u", "coffee tea latte").await,
+        ["coffee", "latte"]
+    );
+    // A delta without a session id is a session of its own, after s-1.
+    memory
+        .add_events_to_memory("a", "u", None, &[text_with_id("mocha", "e-1")])
+        .await
+        .unwrap();
+    assert_eq!(
+        texts(&memory, "a", "u", "coffee latte mocha").await,
+        ["coffee", "latte", "mocha"]
+    );
+    // A whole re-add of s-1 still replaces what the deltas added to it.
+    memory.add_session_to_memory(&monday).await.unwrap();
+    assert_eq!(
+        texts(&memory, "a", "u", "coffee latte mocha").await,
+        ["coffee", "mocha"]
+    );
+}
+
+#[tokio::test]
+async fn r9_explicit_memories_are_searched_like_events_after_earlier_sessions() {
+    let memory = InMemoryMemoryService::new();
+    memory
+        .add_session_to_memory(
+            &Session::new("a", "u", "s-1").with_event(Event::text("user", "coffee")),
+        )
+        .await
+        .unwrap();
+    let remembered = MemoryEntry::new(Content::text("coffee, black"))
+        .with_author("agent")
+        .with_timestamp("2026-01-01T00:00:00.000Z");
+    let given = remembered.clone().with_id("m-1");
+    memory
+        .add_memory(
+            "a",
+            "u",
+            &[remembered, given, MemoryEntry::new(Content::new(vec![]))],
+        )
+        .await
+        .unwrap();
+    let found = memory
+        .search_memory("a", "u", "coffee")
+        .await
+        .unwrap()
+        .memories;
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found[1].author.as_deref(), Some("agent"));
+    assert!(
+        found[1]
+            .id
+            .as_deref()
+            .is_some_and(|id| id.starts_with("memory-"))
+    );
+    assert_eq!(found[2].id.as_deref(), Some("m-1"));
+    // Another memory with the same id replaces it; other keys see nothing.
+    memory
+        .add_memory(
+            "a",
+            "u",
+            &[MemoryEntry::new(Content::text("tea")).with_id("m-1")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        texts(&memory, "a", "u", "coffee tea").await,
+        ["coffee", "coffee, black", "tea"]
+    );
+    assert!(texts(&memory, "a", "v", "coffee").await.is_empty());
+}
+
+#[tokio::test]
+async fn r9_a_deleted_memory_never_comes_back_and_other_keys_keep_theirs() {
+    let memory = InMemoryMemoryService::new();
+    let session = |user: &str| {
+        Session::new("a", user, "s-1").with_events([
+            text_with_id("coffee milk", "e-1"),
+            text_with_id("coffee sugar", "e-2"),
+        ])
+    };
+    for user in ["u", "v"] {
+        memory.add_session_to_memory(&session(user)).await.unwrap();
+    }
+    memory.delete_memory("a", "u", "no-such-id").await.unwrap();
+    let found = memory
+        .search_memory("a", "u", "milk")
+        .await
+        .unwrap()
+        .memories;
+    assert_eq!(found[0].id.as_deref(), Some("e-1"));
+    memory.delete_memory("a", "u", "e-1").await.unwrap();
+    assert_eq!(texts(&memory, "a", "u", "coffee").await, ["coffee sugar"]);
+    assert_eq!(
+        texts(&memory, "a", "v", "coffee").await,
+        ["coffee milk", "coffee sugar"]
+    );
+    // The session added again, a delta and a memory with the id: none of them brings it back.
+    memory.add_session_to_memory(&session("u")).await.unwrap();
+    memory
+        .add_events_to_memory("a", "u", Some("s-2"), &[text_with_id("coffee milk", "e-1")])
+        .await
+        .unwrap();
+    memory
+        .add_memory(
+            "a",
+            "u",
+            &[MemoryEntry::new(Content::text("milk")).with_id("e-1")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        texts(&memory, "a", "u", "coffee milk").await,
+        ["coffee sugar"]
+    );
+}
+
+#[tokio::test]
+async fn r9_a_search_with_a_limit_returns_the_first_entries() {
+    let memory = InMemoryMemoryService::new();
+    let session = Session::new("a", "u", "s-1")
+        .with_events(["coffee 1", "coffee 2", "coffee 3"].map(|t| Event::text("user", t)));
+    memory.add_session_to_memory(&session).await.unwrap();
+    let limited = memory
+        .search_memory_with("a", "u", "coffee", &SearchOptions::with_limit(2))
+        .await
+        .unwrap();
+    let texts: Vec<&str> = limited
+        .memories
+        .iter()
+        .flat_map(|m| m.content.texts())
+        .collect();
+    assert_eq!(texts, ["coffee 1", "coffee 2"]);
+    let all = memory
+        .search_memory_with("a", "u", "coffee", &SearchOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(all.memories.len(), 3);
 }

@@ -66,16 +66,20 @@ function contentIn(content) {
   return {role: content.role ?? undefined, parts: (content.parts ?? []).map(partIn)};
 }
 
+/** The kit's event JSON as an ADK JS event, made with the package's own constructor. */
+export function eventFromKit(event, {createEvent}) {
+  return createEvent({
+    id: event.id,
+    author: event.author,
+    timestamp: milliseconds(event.timestamp),
+    content: contentIn(event.content),
+  });
+}
+
 /** The kit's session JSON as an ADK JS session, made with the package's own constructors. */
-export function sessionFromKit(session, {createEvent, createSession}) {
-  const events = session.events.map((event) =>
-    createEvent({
-      id: event.id,
-      author: event.author,
-      timestamp: milliseconds(event.timestamp),
-      content: contentIn(event.content),
-    }),
-  );
+export function sessionFromKit(session, options) {
+  const {createSession} = options;
+  const events = session.events.map((event) => eventFromKit(event, options));
   return createSession({
     id: session.id,
     appName: session.app_name,
@@ -88,8 +92,13 @@ export function sessionFromKit(session, {createEvent, createSession}) {
 /** An ADK JS memory entry as the kit's entry JSON, its fields as they come. */
 export function entryToKit(entry) {
   const content = {role: entry.content.role ?? null, parts: (entry.content.parts ?? []).map(partOut)};
-  return {content, author: entry.author, timestamp: entry.timestamp};
+  const out = {content, author: entry.author, timestamp: entry.timestamp};
+  if (entry.id != null) out.id = entry.id;
+  return out;
 }
+
+/** A call the service does not have: answered `ok: false` with `unsupported: true`. */
+export class Unsupported extends Error {}
 
 /**
  * Answers protocol requests on stdin until it ends. `factory()` makes a fresh, empty memory
@@ -157,10 +166,30 @@ export async function serve(factory, options) {
       return {};
     }
     if (op === 'search') {
+      // ADK JS's searchMemory takes no limit: a search with one is unsupported.
+      if (request.limit != null) throw new Unsupported('searchMemory takes no limit');
       const found = await memory.searchMemory({appName: request.app_name, userId: request.user_id, query: request.query});
       return {memories: found.memories.map(entryToKit)};
     }
-    throw new Error(`unknown op ${JSON.stringify(op)}`);
+    // ADK's optional calls (add_events, add_memory, delete): ADK JS 2.0's in-memory service has none.
+    const optional = {add_events: 'addEventsToMemory', add_memory: 'addMemory', delete: 'deleteMemory'}[op];
+    if (optional && typeof memory[optional] !== 'function') {
+      throw new Unsupported(`${memory.constructor?.name ?? 'the service'} has no ${optional}`);
+    }
+    if (op === 'add_events') {
+      const events = request.events.map((event) => eventFromKit(event, options));
+      await memory.addEventsToMemory({appName: request.app_name, userId: request.user_id, sessionId: request.session_id ?? undefined, events});
+      return {};
+    }
+    if (op === 'add_memory') {
+      await memory.addMemory({appName: request.app_name, userId: request.user_id, memories: request.memories});
+      return {};
+    }
+    if (op === 'delete') {
+      await memory.deleteMemory({appName: request.app_name, userId: request.user_id, memoryId: request.memory_id});
+      return {};
+    }
+    throw new Unsupported(`unknown op ${JSON.stringify(op)}`);
   };
   for await (const line of createInterface({input: process.stdin, crlfDelay: Infinity})) {
     let request;
@@ -175,8 +204,12 @@ export async function serve(factory, options) {
     try {
       answer = JSON.stringify({id: request.id, ok: true, ...(await handle(request))});
     } catch (err) {
-      console.error(err?.stack ?? String(err));
-      answer = JSON.stringify({id: request.id, ok: false, error: `${err?.name ?? 'Error'}: ${err?.message ?? err}`});
+      if (err instanceof Unsupported) {
+        answer = JSON.stringify({id: request.id, ok: false, unsupported: true, error: err.message});
+      } else {
+        console.error(err?.stack ?? String(err));
+        answer = JSON.stringify({id: request.id, ok: false, error: `${err?.name ?? 'Error'}: ${err?.message ?? err}`});
+      }
     }
     protocol.write(answer + '\n');
   }

@@ -15,6 +15,10 @@ memory services::
 Each ``open`` makes a new service from the factory on the store's storage (``reset`` makes a
 fresh one); ``add`` converts the kit's session JSON to ADK's ``Session`` and calls
 ``add_session_to_memory``; ``search`` calls ``search_memory`` and converts the entries back.
+ADK's optional calls follow the same way: ``add_events`` calls ``add_events_to_memory``,
+``add_memory`` calls ``add_memory`` and ``delete`` calls ``delete_memory``; a service without
+one (ADK's base class raises ``NotImplementedError``), or a ``search`` with a ``limit`` the
+service takes no parameter for, is answered ``"unsupported": true``.
 Any failure of one request is answered with ``ok: false`` and its traceback goes to standard
 error; a line that is not a request ends the bridge with exit code 2.
 
@@ -48,7 +52,8 @@ import traceback  # noqa: E402
 PROTOCOL_VERSION = 2
 RFC3339 = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})")
 
-__all__ = ["serve", "session_from_kit", "entry_to_kit", "PROTOCOL_VERSION"]
+__all__ = ["serve", "session_from_kit", "events_from_kit", "entry_from_kit", "entry_to_kit", "Unsupported",
+           "PROTOCOL_VERSION"]
 
 
 def seconds(rfc3339):
@@ -96,23 +101,38 @@ def _part_out(part):
     raise ValueError(f"the service returned a part the kit's model has no kind for: {part!r}")
 
 
-def session_from_kit(session):
-    """The kit's session JSON as ADK Python's ``Session``, events and parts converted."""
-    from google.adk.events import Event
-    from google.adk.sessions import Session
+def _content_in(value):
     from google.genai import types
 
-    def content(value):
-        if value is None:
-            return None
-        return types.Content(role=value.get("role"), parts=[_part_in(types, p) for p in value.get("parts", [])])
+    if value is None:
+        return None
+    return types.Content(role=value.get("role"), parts=[_part_in(types, p) for p in value.get("parts", [])])
 
-    events = [
-        Event(id=e["id"], author=e["author"], timestamp=seconds(e["timestamp"]), content=content(e.get("content")))
-        for e in session["events"]
+
+def events_from_kit(events):
+    """The kit's event JSON as ADK Python's ``Event`` objects, parts converted."""
+    from google.adk.events import Event
+
+    return [
+        Event(id=e["id"], author=e["author"], timestamp=seconds(e["timestamp"]), content=_content_in(e.get("content")))
+        for e in events
     ]
+
+
+def session_from_kit(session):
+    """The kit's session JSON as ADK Python's ``Session``, events and parts converted."""
+    from google.adk.sessions import Session
+
     return Session(id=session["id"], app_name=session["app_name"], user_id=session["user_id"],
-                   state=session.get("state", {}), events=events)
+                   state=session.get("state", {}), events=events_from_kit(session["events"]))
+
+
+def entry_from_kit(entry):
+    """The kit's entry JSON as ADK Python's ``MemoryEntry``: an explicit memory to add."""
+    from google.adk.memory.memory_entry import MemoryEntry
+
+    return MemoryEntry(content=_content_in(entry["content"]), id=entry.get("id"),
+                       author=entry.get("author"), timestamp=entry.get("timestamp"))
 
 
 def entry_to_kit(entry):
@@ -230,11 +250,47 @@ async def _handle(stores, hello, request):
     if op == "add":
         await service.add_session_to_memory(session_from_kit(request["session"]))
         return {}
+    key = {"app_name": request.get("app_name"), "user_id": request.get("user_id")}
     if op == "search":
-        found = await service.search_memory(
-            app_name=request["app_name"], user_id=request["user_id"], query=request["query"])
+        options = {}
+        if request.get("limit") is not None:
+            if "limit" not in inspect.signature(service.search_memory).parameters:
+                raise Unsupported(f"{type(service).__name__}.search_memory takes no limit")
+            options["limit"] = request["limit"]
+        found = await service.search_memory(**key, query=request["query"], **options)
         return {"memories": [entry_to_kit(m) for m in found.memories]}
-    raise ValueError(f"unknown op {op!r}")
+    if op == "add_events":
+        await _optional(service, "add_events_to_memory")(
+            **key, events=events_from_kit(request["events"]), session_id=request.get("session_id"))
+        return {}
+    if op == "add_memory":
+        await _optional(service, "add_memory")(**key, memories=[entry_from_kit(m) for m in request["memories"]])
+        return {}
+    if op == "delete":
+        await _optional(service, "delete_memory")(**key, memory_id=request["memory_id"])
+        return {}
+    raise Unsupported(f"unknown op {op!r}")
+
+
+class Unsupported(Exception):
+    """The service has no such call: answered ``ok: false`` with ``"unsupported": true``."""
+
+
+def _optional(service, name):
+    """ADK's optional call ``name`` of ``service``, raising ``Unsupported`` where it has none;
+    the call itself raises ``Unsupported`` where it raises ``NotImplementedError`` (ADK's base
+    class does)."""
+    call = getattr(service, name, None)
+    if call is None:
+        raise Unsupported(f"{type(service).__name__} has no {name}")
+
+    async def calling(**arguments):
+        try:
+            return await call(**arguments)
+        except NotImplementedError as err:
+            raise Unsupported(f"{type(service).__name__}.{name}: {err}") from err
+
+    return calling
 
 
 def serve(factory, *, backend, package=None, version=None):
@@ -260,6 +316,8 @@ def serve(factory, *, backend, package=None, version=None):
             sys.exit(2)
         try:
             answer = {"id": request_id, "ok": True, **loop.run_until_complete(_handle(stores, hello, request))}
+        except Unsupported as err:
+            answer = {"id": request_id, "ok": False, "unsupported": True, "error": str(err)}
         except Exception as err:  # every failure of one request is answered, never fatal
             traceback.print_exc()
             answer = {"id": request_id, "ok": False, "error": f"{type(err).__name__}: {err}"}

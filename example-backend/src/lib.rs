@@ -21,8 +21,8 @@
 //! ```
 
 use memory_conformance::conformance::{Gate, Subject};
-use memory_conformance::profile::Profile;
 use memory_conformance::profile::QueryTerms;
+use memory_conformance::profile::{Capabilities, Profile};
 use memory_conformance::tokenize::event_words;
 use memory_conformance::{
     InMemoryMemoryService, MemoryError, MemoryService, SearchMemoryResponse, Session, async_trait,
@@ -44,6 +44,8 @@ impl KeywordMemory {
         profile.query_terms = QueryTerms::Words {
             non_ascii_substring: false,
         };
+        // The two calls only: no delta, memories, deletion or search options.
+        profile.capabilities = Capabilities::default();
         profile
     }
 

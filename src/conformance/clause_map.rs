@@ -1,13 +1,13 @@
 //! The clause map: every clause of the reference's specification (`docs/reference-behaviour.md`,
-//! R1 to R8) and every value a profile dimension can take, with the rules that check it and the
+//! R1 to R9) and every value a profile dimension can take, with the rules that check it and the
 //! generated inputs that reach it. `docs/clause-map.md` is rendered from this data, and a test
 //! fails when a clause, a dimension value or a rule has nothing.
 
 use std::fmt::Write as _;
 
 use crate::profile::{
-    KeyScheme, Limit, MultiWord, Order, QueryTerms, Readd, Retrieval, Separators, Timestamps,
-    ToolData, WordRule,
+    EventsDelta, KeyScheme, Limit, MultiWord, Order, QueryTerms, Readd, Retrieval, Separators,
+    Timestamps, ToolData, Visibility, WordRule,
 };
 
 /// One clause of the specification, or of a profile dimension's value.
@@ -125,9 +125,29 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
         "later session",
         "the `load_memory` tool run from a later session of the same user",
     ),
+    (
+        "event deltas",
+        "deltas of events for a session or none, whose event ids repeat, extend or replace what the session holds, mixed with whole adds",
+    ),
+    (
+        "explicit memories",
+        "memories with and without an id, authors and timestamps, and without parts, beside a session sharing their words",
+    ),
+    (
+        "deletions",
+        "a memory found by a search and deleted by its id, an unknown id, then searches under every query, from another instance, after a reopen and after the session is added again",
+    ),
+    (
+        "limited searches",
+        "searches asking for at most 1 to the matches plus 3 entries",
+    ),
+    (
+        "delayed writes",
+        "every write followed by searches that must see it, and by searches that must not, under a declared visibility bound",
+    ),
 ];
 
-/// The clauses of `docs/reference-behaviour.md`, R1 to R8, and of the debugging guide's tool.
+/// The clauses of `docs/reference-behaviour.md`, R1 to R9, and of the debugging guide's tool.
 pub(crate) const SPECIFICATION: &[Clause] = &[
     Clause {
         id: "R1.two-level",
@@ -287,6 +307,47 @@ pub(crate) const SPECIFICATION: &[Clause] = &[
         inputs: &["racing replace"],
     },
     Clause {
+        id: "R9.delta",
+        says: "a delta appends the events whose id the session does not hold; no session id is a session of its own",
+        rules: &["delta.as_declared", "model.random_ops"],
+        inputs: &["event deltas", "random operations"],
+    },
+    Clause {
+        id: "R9.memories",
+        says: "explicit memories are searchable like events, stored as given, under their key only",
+        rules: &["memories.searchable", "model.random_ops"],
+        inputs: &["explicit memories", "random operations"],
+    },
+    Clause {
+        id: "R9.delete",
+        says: "a deleted memory is never returned again, under any query, from any instance, after a reopen or a re-add",
+        rules: &["forget.never_returned", "model.random_ops"],
+        inputs: &[
+            "deletions",
+            "reopen",
+            "second instance",
+            "random operations",
+        ],
+    },
+    Clause {
+        id: "R9.delete-scoped",
+        says: "deleting under one key never touches another; an unknown id changes nothing",
+        rules: &["forget.other_keys_untouched", "forget.never_returned"],
+        inputs: &["deletions", "near-miss keys", "joined keys"],
+    },
+    Clause {
+        id: "R9.entry-ids",
+        says: "every entry carries its memory's id, the same in every search",
+        rules: &["result.entry_ids"],
+        inputs: &["many matches"],
+    },
+    Clause {
+        id: "R9.search-limit",
+        says: "a search with a limit returns the first n entries of the answer",
+        rules: &["result.limit_option"],
+        inputs: &["limited searches", "many matches"],
+    },
+    Clause {
         id: "guide.load-memory",
         says: "a fact written in one session is found by `load_memory` in a later session",
         rules: &["recall.across_sessions"],
@@ -413,6 +474,23 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
         inputs: &["non-ASCII words", "cased words", "punctuation"],
     },
     Clause {
+        id: "event words = the backend's own function",
+        says: "a Rust backend's own word function, its author's claim: every text and query is checked against it",
+        rules: &[
+            "query.non_ascii",
+            "query.case_insensitive",
+            "punctuation.event",
+            "punctuation.query",
+            "model.random_ops",
+        ],
+        inputs: &[
+            "non-ASCII words",
+            "cased words",
+            "punctuation",
+            "random operations",
+        ],
+    },
+    Clause {
         id: "query terms = tokens",
         says: "split on the declared separators, punctuation kept",
         rules: &["punctuation.query", "query.multi_word", "query.blank"],
@@ -514,6 +592,22 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
         inputs: &["timestamps", "multi-part contents", "authors"],
     },
     Clause {
+        id: "visibility = immediate",
+        says: "every write is visible to the next search",
+        rules: &["model.random_ops", "key.isolation"],
+        inputs: &["random operations"],
+    },
+    Clause {
+        id: "visibility = within a bound",
+        says: "rules wait for a write up to the bound and wait it out before checking absence; later or never fails",
+        rules: &[
+            "model.random_ops",
+            "key.isolation",
+            "replace.readd_replaces",
+        ],
+        inputs: &["delayed writes", "random operations"],
+    },
+    Clause {
         id: "capabilities.durable",
         says: "memories survive a reopen of the storage",
         rules: &["durability.reopen"],
@@ -524,6 +618,42 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
         says: "two instances on one storage see each other's writes",
         rules: &["scope.shared"],
         inputs: &["second instance"],
+    },
+    Clause {
+        id: "capabilities.events_delta = append new ids",
+        says: "a delta appends events whose id the session does not hold, keeping stored versions",
+        rules: &["delta.as_declared", "model.random_ops"],
+        inputs: &["event deltas"],
+    },
+    Clause {
+        id: "capabilities.events_delta = upsert by event id",
+        says: "a delta writes each event with text over the stored one with its id, or after",
+        rules: &["delta.as_declared", "model.random_ops"],
+        inputs: &["event deltas"],
+    },
+    Clause {
+        id: "capabilities.explicit_memories",
+        says: "add_memory stores searchable memories",
+        rules: &["memories.searchable", "model.random_ops"],
+        inputs: &["explicit memories"],
+    },
+    Clause {
+        id: "capabilities.delete",
+        says: "delete_memory forgets a memory by its id, for good and under its key only",
+        rules: &["forget.never_returned", "forget.other_keys_untouched"],
+        inputs: &["deletions"],
+    },
+    Clause {
+        id: "capabilities.entry_ids",
+        says: "entries carry stable, distinct ids",
+        rules: &["result.entry_ids"],
+        inputs: &["many matches"],
+    },
+    Clause {
+        id: "capabilities.search_limit",
+        says: "a search takes a result limit",
+        rules: &["result.limit_option"],
+        inputs: &["limited searches"],
     },
 ];
 
@@ -553,6 +683,7 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
             script_runs: true, ..
         } => "event words = full text, script runs first",
         WordRule::FullText { .. } => "event words = full text",
+        WordRule::Custom(_) => "event words = the backend's own function",
     };
     let terms = |q: QueryTerms| match q {
         QueryTerms::Tokens { .. } => "query terms = tokens",
@@ -581,6 +712,14 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
     let timestamps = |t: Timestamps| match t {
         Timestamps::Rfc3339Utc => "timestamps = RFC 3339 UTC",
         Timestamps::NaiveIsoformat => "timestamps = naive isoformat",
+    };
+    let visibility = |v: Visibility| match v {
+        Visibility::Immediate => "visibility = immediate",
+        Visibility::Within { .. } => "visibility = within a bound",
+    };
+    let delta = |d: EventsDelta| match d {
+        EventsDelta::AppendNewIds => "capabilities.events_delta = append new ids",
+        EventsDelta::UpsertByEventId => "capabilities.events_delta = upsert by event id",
     };
     let separators = Separators::AsciiWhitespace;
     let mut names: Vec<&str> = Vec::new();
@@ -612,6 +751,7 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
                 remove_diacritics: crate::profile::RemoveDiacritics::All,
                 script_runs: true,
             },
+            WordRule::Custom(crate::profile::CustomWords::new("words", |_| Vec::new())),
         ]
         .map(words),
     );
@@ -641,7 +781,15 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
         .map(order),
     );
     names.extend([Timestamps::Rfc3339Utc, Timestamps::NaiveIsoformat].map(timestamps));
+    names.extend([Visibility::Immediate, Visibility::Within { millis: 1 }].map(visibility));
     names.extend(["capabilities.durable", "capabilities.shared"]);
+    names.extend([EventsDelta::AppendNewIds, EventsDelta::UpsertByEventId].map(delta));
+    names.extend([
+        "capabilities.explicit_memories",
+        "capabilities.delete",
+        "capabilities.entry_ids",
+        "capabilities.search_limit",
+    ]);
     names.into_iter().map(str::to_owned).collect()
 }
 
@@ -671,7 +819,7 @@ pub(crate) fn markdown() -> String {
             );
         }
     };
-    table(&mut out, "The specification, R1 to R8", SPECIFICATION);
+    table(&mut out, "The specification, R1 to R9", SPECIFICATION);
     table(&mut out, "Profile dimension values", DIMENSION_VALUES);
     let _ = write!(
         out,
@@ -709,7 +857,7 @@ mod tests {
     #[test]
     fn every_clause_of_the_specification_is_mapped() {
         let spec = include_str!("../../docs/reference-behaviour.md");
-        for n in 1..=8 {
+        for n in 1..=9 {
             let heading = format!("## R{n} ");
             assert!(
                 spec.contains(&heading),

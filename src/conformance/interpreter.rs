@@ -2,20 +2,36 @@
 //! step. It only calls the backend (every call through the [call guard](super::call_guard))
 //! and hands each answer to the [comparison](super::comparison) with the oracle's state.
 
+use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::call_guard::{guarded, panic_message};
 use super::comparison::{check_search, is_one_version};
 use super::mismatch::{Mismatch, Problem};
 use super::namespace::Namespace;
 use super::oracle::Oracle;
-use super::scenario::{ContentsDisplay, Scenario, Search, Step};
+use super::scenario::{ContentDisplay, ContentsDisplay, Expect, Scenario, Search, Step};
 use super::subject::Subject;
-use crate::{Content, MemoryEntry, MemoryKey, MemoryService, Session, ToolContext, load_memory};
+use crate::profile::Limit;
+use crate::{
+    Content, MemoryEntry, MemoryKey, MemoryService, SearchOptions, Session, ToolContext,
+    load_memory,
+};
+
+/// How often a search is repeated while it waits for a write to become visible.
+const POLL_INTERVAL: Duration = Duration::from_millis(10);
+
+/// What a scenario run measured besides passing.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct RunStats {
+    /// Where the profile declares delayed visibility: the longest a search waited after a
+    /// write before it saw what the write added.
+    pub(crate) slowest_write: Option<Duration>,
+}
 
 /// Runs `scenario` on a fresh namespace of `subject`, then lets the subject clean it up.
-pub(crate) async fn run(subject: &Subject, scenario: &Scenario) -> Result<(), Mismatch> {
+pub(crate) async fn run(subject: &Subject, scenario: &Scenario) -> Result<RunStats, Mismatch> {
     let namespace = Namespace::fresh();
     let result = run_in(subject, scenario, namespace.clone()).await;
     subject.clean(&namespace);
@@ -26,13 +42,16 @@ async fn run_in(
     subject: &Subject,
     scenario: &Scenario,
     namespace: Namespace,
-) -> Result<(), Mismatch> {
+) -> Result<RunStats, Mismatch> {
     let mut run = Run {
         subject,
         namespace,
         instances: Vec::new(),
         current: 0,
         oracle: Oracle::new(subject.profile()),
+        ids: Vec::new(),
+        last_write: None,
+        stats: RunStats::default(),
     };
     let first = run
         .open()
@@ -45,7 +64,16 @@ async fn run_in(
             problem,
         })?;
     }
-    Ok(())
+    Ok(run.stats)
+}
+
+/// How a search step reaches the backend.
+#[derive(Clone, Copy, Debug)]
+enum Through {
+    /// `search_memory`, or `search_memory_with` with the step's limit.
+    Search,
+    /// The `load_memory` tool, from a later session of the key's user.
+    Tool,
 }
 
 struct Run<'a> {
@@ -54,6 +82,11 @@ struct Run<'a> {
     instances: Vec<Arc<dyn MemoryService>>,
     current: usize,
     oracle: Oracle,
+    /// The id each content carried under each key when first returned.
+    ids: Vec<(MemoryKey, Content, String)>,
+    /// When the last write returned, where the profile declares delayed visibility.
+    last_write: Option<Instant>,
+    stats: RunStats,
 }
 
 impl Run<'_> {
@@ -72,8 +105,147 @@ impl Run<'_> {
         opened.await
     }
 
-    fn compare(&self, search: &Search, actual: &[MemoryEntry]) -> Result<(), Problem> {
-        check_search(search, actual, &self.oracle, &self.subject.profile().name)
+    fn compare(&mut self, search: &Search, actual: &[MemoryEntry]) -> Result<(), Problem> {
+        check_search(search, actual, &self.oracle, &self.subject.profile().name)?;
+        if search.expect.iter().any(|e| matches!(e, Expect::StableIds)) {
+            self.check_ids(&search.key, actual)?;
+        }
+        Ok(())
+    }
+
+    /// Every entry carries an id, distinct contents distinct ids, and each content the id it
+    /// carried before under the same key.
+    fn check_ids(&mut self, key: &MemoryKey, actual: &[MemoryEntry]) -> Result<(), Problem> {
+        let unexpected = |why: String| Problem::Unexpected {
+            expected: "an id on every entry, the same for the same memory in every search, \
+                       different for different memories"
+                .into(),
+            why,
+            actual: actual.to_vec(),
+            with_metadata: true,
+        };
+        let mut seen: HashMap<&str, &Content> = HashMap::new();
+        for entry in actual {
+            let Some(id) = entry.id.as_deref() else {
+                return Err(unexpected(format!(
+                    "the entry {} carries no id",
+                    ContentDisplay(&entry.content)
+                )));
+            };
+            if let Some(other) = seen.insert(id, &entry.content)
+                && other != &entry.content
+            {
+                return Err(unexpected(format!(
+                    "two different memories carry the id {id:?}"
+                )));
+            }
+            let before = self
+                .ids
+                .iter()
+                .find(|(k, c, _)| k == key && c == &entry.content)
+                .map(|(_, _, before)| before);
+            match before {
+                Some(before) if before != id => {
+                    return Err(unexpected(format!(
+                        "the entry {} carried the id {before:?} in an earlier search, now {id:?}",
+                        ContentDisplay(&entry.content)
+                    )));
+                }
+                Some(_) => {}
+                None => {
+                    self.ids
+                        .push((key.clone(), entry.content.clone(), id.to_owned()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Notes that a write returned, for the visibility bound.
+    fn wrote(&mut self) {
+        if !self.subject.profile().visibility.bound().is_zero() {
+            self.last_write = Some(Instant::now());
+        }
+    }
+
+    /// The moment every write so far must be visible by, if it is still ahead.
+    fn settled_at(&self) -> Option<Instant> {
+        let bound = self.subject.profile().visibility.bound();
+        self.last_write
+            .map(|at| at + bound)
+            .filter(|&settled| settled > Instant::now())
+    }
+
+    /// Whether `search` can only check that something is absent: a backend that indexes
+    /// later would pass it too early, so it waits out the visibility bound first.
+    fn checks_absence_only(&self, search: &Search) -> bool {
+        search.expect.iter().all(|expect| match expect {
+            Expect::Nothing | Expect::Excludes(_) | Expect::NoDuplicates => true,
+            Expect::Count(n) => *n == 0,
+            Expect::Model => self
+                .oracle
+                .search(&search.key.app_name, &search.key.user_id, &search.query)
+                .contents
+                .is_empty(),
+            _ => false,
+        })
+    }
+
+    /// Runs a search step: at once, or under delayed visibility by waiting out the bound
+    /// before a search that checks absence, and by repeating any other until it holds or the
+    /// bound has passed.
+    async fn observe(&mut self, search: &Search, through: Through) -> Result<(), Problem> {
+        let Some(settled) = self.settled_at() else {
+            let actual = self.fetch(search, through).await?;
+            return self.compare(search, &actual).map_err(|p| self.late(p));
+        };
+        if self.checks_absence_only(search) {
+            tokio::time::sleep_until(settled.into()).await;
+            let actual = self.fetch(search, through).await?;
+            return self.compare(search, &actual).map_err(|p| self.late(p));
+        }
+        let written = self.last_write.unwrap_or_else(Instant::now);
+        loop {
+            let actual = self.fetch(search, through).await?;
+            match self.compare(search, &actual) {
+                Ok(()) => {
+                    let waited = written.elapsed();
+                    let slowest = self.stats.slowest_write.get_or_insert(waited);
+                    *slowest = (*slowest).max(waited);
+                    return Ok(());
+                }
+                Err(problem) if Instant::now() >= settled => return Err(self.late(problem)),
+                Err(_) => tokio::time::sleep(POLL_INTERVAL).await,
+            }
+        }
+    }
+
+    /// `problem`, saying how long after the last write it still showed, where the profile
+    /// declares writes visible only after a delay.
+    fn late(&self, problem: Problem) -> Problem {
+        let bound = self.subject.profile().visibility.bound();
+        match (problem, self.last_write) {
+            (
+                Problem::Unexpected {
+                    expected,
+                    why,
+                    actual,
+                    with_metadata,
+                },
+                Some(written),
+            ) if !bound.is_zero() => Problem::Unexpected {
+                expected,
+                why: format!(
+                    "{why}, still {} ms after the last write (the profile declares writes \
+                     visible within {} ms)",
+                    written.elapsed().as_millis(),
+                    bound.as_millis()
+                ),
+                actual,
+                with_metadata,
+            },
+            (problem, _) => problem,
+        }
     }
 
     async fn step(&mut self, step: &Step) -> Result<(), Problem> {
@@ -81,26 +253,61 @@ impl Run<'_> {
             Step::Add(session) => {
                 add(self.backend(), session.clone(), self.timeout()).await?;
                 self.oracle.add(session);
+                self.wrote();
             }
-            Step::Search(search) => {
-                let actual = self.search(&search.key, &search.query).await?;
-                self.compare(search, &actual)?;
+            Step::Search(search) => self.observe(search, Through::Search).await?,
+            Step::AddEvents {
+                key,
+                session_id,
+                events,
+            } => {
+                let op = || {
+                    format!(
+                        "add_events_to_memory({key}, {session_id:?}, {} events)",
+                        events.len()
+                    )
+                };
+                let backend = self.backend();
+                let call = backend.add_events_to_memory(
+                    &key.app_name,
+                    &key.user_id,
+                    session_id.as_deref(),
+                    events,
+                );
+                guarded(self.timeout(), op, call).await?;
+                self.oracle
+                    .add_events(&key.app_name, &key.user_id, session_id.as_deref(), events);
+                self.wrote();
+            }
+            Step::AddMemories { key, memories } => {
+                let op = || format!("add_memory({key}, {} memories)", memories.len());
+                let backend = self.backend();
+                let call = backend.add_memory(&key.app_name, &key.user_id, memories);
+                guarded(self.timeout(), op, call).await?;
+                self.oracle
+                    .add_memories(&key.app_name, &key.user_id, memories);
+                self.wrote();
+            }
+            Step::Delete {
+                key,
+                find_with,
+                content,
+            } => self.delete(key, find_with, content).await?,
+            Step::DeleteId { key, id } => {
+                self.delete_id(key, id).await?;
             }
             Step::LoadMemory {
                 session,
                 query,
                 expect,
             } => {
-                let context = ToolContext::new(session.app_name.clone(), session.user_id.clone())
-                    .with_memory(self.backend());
-                let op = || format!("load_memory({query:?}) in a session of {session}");
-                let loaded = guarded(self.timeout(), op, load_memory(query, &context)).await?;
                 let search = Search {
                     key: session.clone(),
                     query: query.clone(),
                     expect: expect.clone(),
+                    limit: None,
                 };
-                self.compare(&search, &loaded.memories)?;
+                self.observe(&search, Through::Tool).await?;
             }
             Step::ConcurrentAdds(sessions) => {
                 let mut tasks = tokio::task::JoinSet::new();
@@ -114,6 +321,7 @@ impl Run<'_> {
                     })??;
                 }
                 sessions.iter().for_each(|session| self.oracle.add(session));
+                self.wrote();
             }
             Step::RacingReplace {
                 versions,
@@ -136,7 +344,40 @@ impl Run<'_> {
         Ok(())
     }
 
-    async fn search(&self, key: &MemoryKey, query: &str) -> Result<Vec<MemoryEntry>, Problem> {
+    /// The entries `search` returns, through the memory service or the `load_memory` tool.
+    async fn fetch(&self, search: &Search, through: Through) -> Result<Vec<MemoryEntry>, Problem> {
+        match through {
+            Through::Search => self.search(search).await,
+            Through::Tool => {
+                let (key, query) = (&search.key, &search.query);
+                let context = ToolContext::new(key.app_name.clone(), key.user_id.clone())
+                    .with_memory(self.backend());
+                let op = || format!("load_memory({query:?}) in a session of {key}");
+                let loaded = guarded(self.timeout(), op, load_memory(query, &context)).await?;
+                Ok(loaded.memories)
+            }
+        }
+    }
+
+    async fn search(&self, search: &Search) -> Result<Vec<MemoryEntry>, Problem> {
+        match search.limit {
+            None => self.search_plain(&search.key, &search.query).await,
+            Some(limit) => {
+                let (key, query) = (&search.key, &search.query);
+                let op = || format!("search_memory_with({key}, {query:?}, limit {limit})");
+                let backend = self.backend();
+                let options = SearchOptions::with_limit(limit);
+                let call = backend.search_memory_with(&key.app_name, &key.user_id, query, &options);
+                Ok(guarded(self.timeout(), op, call).await?.memories)
+            }
+        }
+    }
+
+    async fn search_plain(
+        &self,
+        key: &MemoryKey,
+        query: &str,
+    ) -> Result<Vec<MemoryEntry>, Problem> {
         let op = || format!("search_memory({key}, {query:?})");
         let backend = self.backend();
         let found = guarded(
@@ -145,6 +386,73 @@ impl Run<'_> {
             backend.search_memory(&key.app_name, &key.user_id, query),
         );
         Ok(found.await?.memories)
+    }
+
+    /// Finds the memory holding `content` with `find_with` and deletes it by its id. The
+    /// search must return it where the profile says so (with delayed visibility, once it
+    /// shows); where the profile says it is gone already, nothing is deleted.
+    async fn delete(
+        &mut self,
+        key: &MemoryKey,
+        find_with: &str,
+        content: &Content,
+    ) -> Result<(), Problem> {
+        let expected = self.oracle.search(&key.app_name, &key.user_id, find_with);
+        let position = expected.contents.iter().position(|c| c == content);
+        let must_find = position.is_some_and(|i| match expected.limit {
+            Limit::Unlimited => true,
+            Limit::AtMost(n) => expected.contents.len() <= n || (expected.ordered && i < n),
+        });
+        let deadline = self.settled_at();
+        let found = loop {
+            let found = self.search_plain(key, find_with).await?;
+            let hit = found.iter().find(|e| &e.content == content).cloned();
+            match (&hit, deadline) {
+                (None, Some(deadline)) if must_find && Instant::now() < deadline => {
+                    tokio::time::sleep(POLL_INTERVAL).await;
+                }
+                _ => break (hit, found),
+            }
+        };
+        match found {
+            (Some(entry), _) => {
+                let Some(id) = entry.id.clone() else {
+                    return Err(Problem::Unexpected {
+                        expected: "an id on the entry to delete".into(),
+                        why: format!(
+                            "the entry {} carries no id, so it cannot be deleted",
+                            ContentDisplay(content)
+                        ),
+                        actual: vec![entry],
+                        with_metadata: true,
+                    });
+                };
+                self.delete_id(key, &id).await?;
+                self.oracle.forget(&key.app_name, &key.user_id, content);
+            }
+            (None, actual) if must_find => {
+                return Err(Problem::Unexpected {
+                    expected: format!(
+                        "the memory to delete, {}, among the entries",
+                        ContentDisplay(content)
+                    ),
+                    why: format!("searching {find_with:?} did not return the memory to delete"),
+                    actual,
+                    with_metadata: true,
+                });
+            }
+            (None, _) => {}
+        }
+        Ok(())
+    }
+
+    async fn delete_id(&mut self, key: &MemoryKey, id: &str) -> Result<(), Problem> {
+        let op = || format!("delete_memory({key}, {id:?})");
+        let backend = self.backend();
+        let call = backend.delete_memory(&key.app_name, &key.user_id, id);
+        guarded(self.timeout(), op, call).await?;
+        self.wrote();
+        Ok(())
     }
 
     /// One task re-adds the versions in turn while this one searches twice during each re-add:
@@ -191,7 +499,7 @@ impl Run<'_> {
         while starts.recv().await.is_some() {
             for _ in 0..2 {
                 search += 1;
-                let actual = self.search(&key, query).await?;
+                let actual = self.search_plain(&key, query).await?;
                 if !is_one_version(&expected, &actual) {
                     writer.abort();
                     let versions: Vec<String> = expected
@@ -218,6 +526,7 @@ impl Run<'_> {
             message: panic_message(err.into_panic()),
         })??;
         self.oracle.add(&versions[rounds % versions.len()]);
+        self.wrote();
         Ok(())
     }
 }

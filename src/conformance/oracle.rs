@@ -1,18 +1,29 @@
 //! The oracle: a lexical backend as its [`Profile`] says it behaves, computing what every
 //! search should return after a sequence of adds.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::profile::Profile;
 use crate::profile::words::{IndexedEvent, Term, query_terms};
-use crate::profile::{KeyScheme, Limit, MultiWord, Order, Readd};
-use crate::{Content, Session};
+use crate::profile::{EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd};
+use crate::{Content, Event, MemoryEntry, Session};
+
+/// The session a delta without a session id goes to.
+const UNKNOWN_SESSION_ID: &str = "__unknown_session_id__";
 
 /// A store as the profile says it behaves.
 #[derive(Clone, Debug)]
 pub(crate) struct Oracle {
     profile: Profile,
-    stores: HashMap<StoreKey, Vec<ModelSession>>,
+    stores: HashMap<StoreKey, ModelStore>,
+}
+
+/// What one key holds: its sessions in the order first added (the explicit memories as one
+/// more session, placed where the first of them came), and the memory ids deleted under it.
+#[derive(Clone, Debug, Default)]
+struct ModelStore {
+    sessions: Vec<ModelSession>,
+    deleted: HashSet<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -24,6 +35,8 @@ enum StoreKey {
 #[derive(Clone, Debug)]
 struct ModelSession {
     id: String,
+    /// Whether this is the explicit memories' session rather than a session of events.
+    memories: bool,
     events: Vec<ModelEvent>,
 }
 
@@ -54,11 +67,12 @@ impl Oracle {
         }
     }
 
-    /// Applies `add_session_to_memory(session)`.
-    pub(crate) fn add(&mut self, session: &Session) {
-        let events: Vec<ModelEvent> = session
-            .events
+    /// The stored events of `events`: those whose content has a part, and whose id was not
+    /// deleted under the store.
+    fn model_events(&self, store: &ModelStore, events: &[Event]) -> Vec<ModelEvent> {
+        events
             .iter()
+            .filter(|event| !store.deleted.contains(&event.id))
             .filter_map(|event| Some((event, event.content.as_ref()?)))
             .filter(|(_, content)| !content.parts.is_empty())
             .map(|(event, content)| ModelEvent {
@@ -66,25 +80,25 @@ impl Oracle {
                 indexed: IndexedEvent::new(&self.profile, content),
                 content: content.clone(),
             })
-            .collect();
-        let carries_words = events.iter().any(|e| e.indexed.has_words());
+            .collect()
+    }
+
+    /// The store of (`app_name`, `user_id`), made empty if new.
+    fn store_mut(&mut self, app_name: &str, user_id: &str) -> &mut ModelStore {
+        let key = self.store_key(app_name, user_id);
+        self.stores.entry(key).or_default()
+    }
+
+    /// Applies `add_session_to_memory(session)`.
+    pub(crate) fn add(&mut self, session: &Session) {
         let readd = self.profile.readd;
-        let key = self.store_key(&session.app_name, &session.user_id);
-        let sessions = self.stores.entry(key).or_default();
+        let mut store = std::mem::take(self.store_mut(&session.app_name, &session.user_id));
+        let events = self.model_events(&store, &session.events);
+        let carries_words = events.iter().any(|e| e.indexed.has_words());
         // A first add is a re-add over an empty session. Every re-add rule then stores what a
         // plain add stores (an upsert writes by event id), except that replace-unless-no-text
         // keeps nothing when no event has a word: events that could never match anyway.
-        let i = match sessions.iter().position(|s| s.id == session.id) {
-            Some(i) => i,
-            None => {
-                sessions.push(ModelSession {
-                    id: session.id.clone(),
-                    events: Vec::new(),
-                });
-                sessions.len() - 1
-            }
-        };
-        let existing = &mut sessions[i];
+        let existing = store.session_mut(&session.id);
         match readd {
             Readd::Replace => existing.events = events,
             Readd::Append => existing.events.extend(events),
@@ -92,21 +106,119 @@ impl Oracle {
             Readd::ReplaceUnlessNoText => existing.events = events,
             Readd::UpsertByEventId => upsert(&mut existing.events, events),
         }
+        *self.store_mut(&session.app_name, &session.user_id) = store;
+    }
+
+    /// Applies `add_events_to_memory(app_name, user_id, session_id, events)` as the profile's
+    /// `events_delta` capability says (nothing where it declares none).
+    pub(crate) fn add_events(
+        &mut self,
+        app_name: &str,
+        user_id: &str,
+        session_id: Option<&str>,
+        events: &[Event],
+    ) {
+        let Some(delta) = self.profile.capabilities.events_delta else {
+            return;
+        };
+        let mut store = std::mem::take(self.store_mut(app_name, user_id));
+        let events = self.model_events(&store, events);
+        let session = store.session_mut(session_id.unwrap_or(UNKNOWN_SESSION_ID));
+        match delta {
+            EventsDelta::AppendNewIds => {
+                for event in events {
+                    if !session.events.iter().any(|old| old.id == event.id) {
+                        session.events.push(event);
+                    }
+                }
+            }
+            EventsDelta::UpsertByEventId => upsert(&mut session.events, events),
+        }
+        *self.store_mut(app_name, user_id) = store;
+    }
+
+    /// Applies `add_memory(app_name, user_id, memories)`: each memory with a part is stored
+    /// after the others, or over the one with its id.
+    pub(crate) fn add_memories(&mut self, app_name: &str, user_id: &str, memories: &[MemoryEntry]) {
+        let profile = self.profile.clone();
+        let store = self.store_mut(app_name, user_id);
+        let new: Vec<ModelEvent> = memories
+            .iter()
+            .filter(|memory| !memory.content.parts.is_empty())
+            .filter(|memory| {
+                memory
+                    .id
+                    .as_ref()
+                    .is_none_or(|id| !store.deleted.contains(id))
+            })
+            .map(|memory| ModelEvent {
+                id: memory.id.clone().unwrap_or_default(),
+                indexed: IndexedEvent::new(&profile, &memory.content),
+                content: memory.content.clone(),
+            })
+            .collect();
+        let session = store.memories_mut();
+        for memory in new {
+            match session
+                .events
+                .iter_mut()
+                .find(|old| !memory.id.is_empty() && old.id == memory.id)
+            {
+                Some(old) => *old = memory,
+                None => session.events.push(memory),
+            }
+        }
+    }
+
+    /// Applies `delete_memory` of the memory holding `content` under (`app_name`, `user_id`):
+    /// every stored event or memory with the same id goes (the id is the event's, as the
+    /// contract's backends give it), and that id is never stored again under the key.
+    pub(crate) fn forget(&mut self, app_name: &str, user_id: &str, content: &Content) {
+        let store = self.store_mut(app_name, user_id);
+        let ids: HashSet<String> = store
+            .sessions
+            .iter()
+            .flat_map(|s| &s.events)
+            .filter(|e| &e.content == content && !e.id.is_empty())
+            .map(|e| e.id.clone())
+            .collect();
+        for session in &mut store.sessions {
+            session
+                .events
+                .retain(|e| &e.content != content && !ids.contains(&e.id));
+        }
+        store.deleted.extend(ids);
     }
 
     /// What `search_memory(app_name, user_id, query)` should return.
     pub(crate) fn search(&self, app_name: &str, user_id: &str, query: &str) -> Expected {
+        self.search_limited(app_name, user_id, query, None)
+    }
+
+    /// What `search_memory_with(app_name, user_id, query, limit)` should return: the profile's
+    /// answer, cut to `limit` too when one is given.
+    pub(crate) fn search_limited(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        query: &str,
+        limit: Option<usize>,
+    ) -> Expected {
         let terms = query_terms(&self.profile, query);
         let mut sessions: Vec<&ModelSession> = self
             .stores
             .get(&self.store_key(app_name, user_id))
-            .map(|s| s.iter().collect())
+            .map(|s| s.sessions.iter().collect())
             .unwrap_or_default();
         if let Order::Insertion {
             integer_ids_first: true,
         } = self.profile.order
         {
-            sessions.sort_by_key(|s| array_index(&s.id).map_or((1, 0), |n| (0, n)));
+            sessions.sort_by_key(|s| {
+                array_index(&s.id)
+                    .filter(|_| !s.memories)
+                    .map_or((1, 0), |n| (0, n))
+            });
         }
         let mut matches: Vec<(usize, &Content)> = Vec::new();
         for session in sessions {
@@ -120,9 +232,14 @@ impl Oracle {
         if self.profile.order == Order::MatchedTerms {
             matches.sort_by_key(|(matched, _)| std::cmp::Reverse(*matched));
         }
+        let limit = match (self.profile.limit, limit) {
+            (Limit::Unlimited, None) => Limit::Unlimited,
+            (Limit::AtMost(n), None) | (Limit::Unlimited, Some(n)) => Limit::AtMost(n),
+            (Limit::AtMost(n), Some(m)) => Limit::AtMost(n.min(m)),
+        };
         Expected {
             contents: matches.into_iter().map(|(_, c)| c.clone()).collect(),
-            limit: self.profile.limit,
+            limit,
             ordered: matches!(
                 self.profile.order,
                 Order::Insertion { .. } | Order::MatchedTerms
@@ -146,6 +263,40 @@ impl Oracle {
                 }
             }
         }
+    }
+}
+
+impl ModelStore {
+    /// The session `id`, after the others if new.
+    fn session_mut(&mut self, id: &str) -> &mut ModelSession {
+        let i = match self.sessions.iter().position(|s| !s.memories && s.id == id) {
+            Some(i) => i,
+            None => {
+                self.sessions.push(ModelSession {
+                    id: id.to_owned(),
+                    memories: false,
+                    events: Vec::new(),
+                });
+                self.sessions.len() - 1
+            }
+        };
+        &mut self.sessions[i]
+    }
+
+    /// The explicit memories' session, after the others if new.
+    fn memories_mut(&mut self) -> &mut ModelSession {
+        let i = match self.sessions.iter().position(|s| s.memories) {
+            Some(i) => i,
+            None => {
+                self.sessions.push(ModelSession {
+                    id: String::new(),
+                    memories: true,
+                    events: Vec::new(),
+                });
+                self.sessions.len() - 1
+            }
+        };
+        &mut self.sessions[i]
     }
 }
 

@@ -33,6 +33,15 @@ pub(crate) struct Counterexample {
     pub(crate) unshrunk_because: Option<&'static str>,
 }
 
+/// What a rule's passing cases came to.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Passed {
+    /// Cases run (generated and replayed).
+    pub(crate) cases: u32,
+    /// The longest a search waited to see a write, where visibility is delayed.
+    pub(crate) slowest_write: Option<Duration>,
+}
+
 /// Runs `cases` cases of `strategy` (replaying recorded failures first); `Ok` with the number
 /// of cases run.
 pub(crate) async fn check<S>(
@@ -40,7 +49,7 @@ pub(crate) async fn check<S>(
     rule_id: &str,
     cases: u32,
     strategy: S,
-) -> Result<u32, Counterexample>
+) -> Result<Passed, Counterexample>
 where
     S: Strategy<Value = Scenario>,
 {
@@ -55,23 +64,31 @@ where
         .into_iter()
         .map(|recorded| (0, recorded))
         .chain((1..=cases).map(|case| (case, case_seed(seed, case))));
-    let mut ran = 0;
+    let mut passed = Passed {
+        cases: 0,
+        slowest_write: None,
+    };
     for (case, case_seed) in planned {
         let mut runner = TestRunner::new_with_rng(config.clone(), rng_for(case_seed));
         let Ok(mut tree) = strategy.new_tree(&mut runner) else {
             continue;
         };
-        ran += 1;
-        if let Err(mismatch) = interpreter::run(subject, &tree.current()).await {
-            let mut found = shrink(subject, &mut tree, mismatch).await;
-            found.seed = seed;
-            found.case_seed = case_seed;
-            found.case = case;
-            record.save(case_seed, &found.mismatch);
-            return Err(found);
+        passed.cases += 1;
+        match interpreter::run(subject, &tree.current()).await {
+            Ok(stats) => {
+                passed.slowest_write = passed.slowest_write.max(stats.slowest_write);
+            }
+            Err(mismatch) => {
+                let mut found = shrink(subject, &mut tree, mismatch).await;
+                found.seed = seed;
+                found.case_seed = case_seed;
+                found.case = case;
+                record.save(case_seed, &found.mismatch);
+                return Err(found);
+            }
         }
     }
-    Ok(ran)
+    Ok(passed)
 }
 
 async fn shrink<T>(subject: &Subject, tree: &mut T, mismatch: Mismatch) -> Counterexample

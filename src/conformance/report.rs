@@ -139,7 +139,13 @@ mod tests {
         );
         assert!(!nothing.is_green());
         assert!(!GateReport::new("empty", "empty", Vec::new(), Vec::new()).is_green());
-        let passed = RuleRun::new(rule, Verdict::Passed { cases: 1 });
+        let passed = RuleRun::new(
+            rule,
+            Verdict::Passed {
+                cases: 1,
+                slowest_write: None,
+            },
+        );
         assert!(GateReport::new("one", "one", Vec::new(), vec![passed.clone()]).is_green());
         let misdeclared = GateReport::new("one", "one", vec!["twice".into()], vec![passed]);
         assert!(!misdeclared.is_green());

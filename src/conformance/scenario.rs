@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::{Content, MemoryEntry, MemoryKey, Part, Session};
+use crate::{Content, Event, MemoryEntry, MemoryKey, Part, Session};
 
 /// A script of steps run in order against fresh backend instances of one namespace.
 #[derive(Clone, Debug, Default)]
@@ -42,6 +42,28 @@ pub(crate) enum Step {
     Use(usize),
     /// Closes every instance, then opens a new one on the same storage.
     Reopen,
+    /// `add_events_to_memory`: a delta of `events` for `session_id` (or none) under `key`.
+    AddEvents {
+        key: MemoryKey,
+        session_id: Option<String>,
+        events: Vec<Event>,
+    },
+    /// `add_memory`: explicit memories under `key`.
+    AddMemories {
+        key: MemoryKey,
+        memories: Vec<MemoryEntry>,
+    },
+    /// Searches `find_with` under `key`, takes the id of the entry holding `content` and
+    /// deletes it with `delete_memory`. Where the profile says the search must return that
+    /// entry, not finding it fails the step; where the memory is gone already, the step
+    /// deletes nothing.
+    Delete {
+        key: MemoryKey,
+        find_with: String,
+        content: Content,
+    },
+    /// `delete_memory(key, id)` with an id given outright (one no memory under `key` has).
+    DeleteId { key: MemoryKey, id: String },
 }
 
 /// A search and its expectations.
@@ -50,6 +72,8 @@ pub(crate) struct Search {
     pub(crate) key: MemoryKey,
     pub(crate) query: String,
     pub(crate) expect: Vec<Expect>,
+    /// The result limit the search asks for (`search_memory_with`), if any.
+    pub(crate) limit: Option<usize>,
 }
 
 /// A search step: `query` under `key`, with what it must return.
@@ -58,6 +82,22 @@ pub(crate) fn search(key: &MemoryKey, query: impl Into<String>, expect: Vec<Expe
         key: key.clone(),
         query: query.into(),
         expect,
+        limit: None,
+    })
+}
+
+/// A search step asking for at most `limit` entries.
+pub(crate) fn search_limited(
+    key: &MemoryKey,
+    query: impl Into<String>,
+    limit: usize,
+    expect: Vec<Expect>,
+) -> Step {
+    Step::Search(Search {
+        key: key.clone(),
+        query: query.into(),
+        expect,
+        limit: Some(limit),
     })
 }
 
@@ -82,6 +122,9 @@ pub(crate) enum Expect {
     Count(usize),
     /// This content first.
     First(Content),
+    /// Every entry carries an id; entries of different contents carry different ids; an entry
+    /// carries the id the same content carried in every earlier search of the scenario.
+    StableIds,
 }
 
 impl fmt::Display for Scenario {
@@ -98,13 +141,11 @@ impl fmt::Display for Step {
         match self {
             Self::Add(session) => write!(f, "add    {}", SessionDisplay(session)),
             Self::Search(search) => {
-                write!(
-                    f,
-                    "search {} {:?}  -> {}",
-                    search.key,
-                    search.query,
-                    ExpectDisplay(&search.expect)
-                )
+                write!(f, "search {} {:?}", search.key, search.query)?;
+                if let Some(limit) = search.limit {
+                    write!(f, " with limit {limit}")?;
+                }
+                write!(f, "  -> {}", ExpectDisplay(&search.expect))
             }
             Self::LoadMemory {
                 session,
@@ -142,6 +183,46 @@ impl fmt::Display for Step {
             Self::Reopen => {
                 f.write_str("close every instance and open a new one on the same storage")
             }
+            Self::AddEvents {
+                key,
+                session_id,
+                events,
+            } => {
+                let session = Session::new(
+                    key.app_name.clone(),
+                    key.user_id.clone(),
+                    session_id.clone().unwrap_or_default(),
+                )
+                .with_events(events.iter().cloned());
+                match session_id {
+                    Some(_) => write!(f, "add events {}", SessionDisplay(&session)),
+                    None => write!(
+                        f,
+                        "add events without a session id {}",
+                        SessionDisplay(&session)
+                    ),
+                }
+            }
+            Self::AddMemories { key, memories } => {
+                write!(
+                    f,
+                    "add memories {key} {}",
+                    EntriesDisplay {
+                        entries: memories,
+                        with_metadata: true,
+                    }
+                )
+            }
+            Self::Delete {
+                key,
+                find_with,
+                content,
+            } => write!(
+                f,
+                "delete the memory {} found by {key} {find_with:?}",
+                ContentDisplay(content)
+            ),
+            Self::DeleteId { key, id } => write!(f, "delete memory id {id:?} under {key}"),
         }
     }
 }
@@ -168,6 +249,7 @@ impl fmt::Display for ExpectDisplay<'_> {
                 )?,
                 Expect::Count(n) => write!(f, "{}", super::mismatch::count(*n))?,
                 Expect::First(c) => write!(f, "{} first", ContentDisplay(c))?,
+                Expect::StableIds => f.write_str("an id on every entry, stable and distinct")?,
             }
         }
         Ok(())
@@ -268,6 +350,9 @@ impl fmt::Display for EntriesDisplay<'_> {
             write!(f, "{}", ContentDisplay(&entry.content))?;
             if self.with_metadata {
                 write!(f, " by {:?} at {:?}", entry.author, entry.timestamp)?;
+                if let Some(id) = &entry.id {
+                    write!(f, " id {id:?}")?;
+                }
             }
         }
         f.write_str("]")

@@ -18,6 +18,9 @@ pub enum Verdict {
     Passed {
         /// Cases run (generated and replayed).
         cases: u32,
+        /// Where the profile declares delayed visibility: the longest a search waited to see
+        /// a write.
+        slowest_write: Option<std::time::Duration>,
     },
     /// The rule does not apply to the profile, so nothing was checked.
     NotApplicable {
@@ -108,7 +111,7 @@ impl Verdict {
             return self;
         };
         match self {
-            Self::Passed { cases } => Self::KnownViolationGone { violation, cases },
+            Self::Passed { cases, .. } => Self::KnownViolationGone { violation, cases },
             Self::Failed(failure) if failure.is_counterexample() => {
                 Self::KnownViolationShown { violation, failure }
             }
@@ -121,7 +124,18 @@ impl Verdict {
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Passed { cases } => write!(f, "passed ({cases} cases)"),
+            Self::Passed {
+                cases,
+                slowest_write: None,
+            } => write!(f, "passed ({cases} cases)"),
+            Self::Passed {
+                cases,
+                slowest_write: Some(slowest),
+            } => write!(
+                f,
+                "passed ({cases} cases; the slowest write was seen after {} ms)",
+                slowest.as_millis()
+            ),
             Self::NotApplicable { reason } => write!(f, "not applicable: {reason}"),
             Self::Failed(failure) => write!(f, "{failure}"),
             Self::KnownViolationShown { violation, failure } => write!(

@@ -25,7 +25,8 @@ use crate::model::KeyRef;
 use crate::profile::Profile;
 use crate::tokenize::{raw_query_tokens, raw_token_can_match};
 use crate::{
-    MemoryError, MemoryKey, MemoryService, SearchMemoryResponse, Session, explain_tokens_for,
+    Event, MemoryEntry, MemoryError, MemoryKey, MemoryService, SearchMemoryResponse, SearchOptions,
+    Session, explain_tokens_for,
 };
 
 /// A decorator over any [`MemoryService`] that logs every call with [`tracing`] and can
@@ -268,6 +269,99 @@ impl<S: MemoryService> MemoryService for InspectingMemoryService<S> {
                 tracing::warn!(name: "memory.search.failed", key = %key, tokens = tokens(),
                 elapsed_ms, error = %error, "memory.search.failed")
             }
+        }
+        result
+    }
+
+    /// Forwards the search; a search with options is logged as `memory.search` with its
+    /// `limit`, and is not kept for [`diagnose`](Self::diagnose).
+    async fn search_memory_with(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        query: &str,
+        options: &SearchOptions,
+    ) -> Result<SearchMemoryResponse, MemoryError> {
+        let Some(limit) = options.limit else {
+            return self.search_memory(app_name, user_id, query).await;
+        };
+        let result = self
+            .inner
+            .search_memory_with(app_name, user_id, query, options)
+            .await;
+        let key = KeyRef(app_name, user_id);
+        match &result {
+            Ok(found) => tracing::info!(name: "memory.search", key = %key, limit,
+                hits = found.memories.len(), "memory.search"),
+            Err(error) => tracing::warn!(name: "memory.search.failed", key = %key, limit,
+                error = %error, "memory.search.failed"),
+        }
+        result
+    }
+
+    /// Forwards the delta, logged as `memory.delta` with the key, the session and the count
+    /// of events.
+    async fn add_events_to_memory(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        session_id: Option<&str>,
+        events: &[Event],
+    ) -> Result<(), MemoryError> {
+        let result = self
+            .inner
+            .add_events_to_memory(app_name, user_id, session_id, events)
+            .await;
+        let (key, session, events) = (
+            KeyRef(app_name, user_id),
+            session_id.unwrap_or(""),
+            events.len(),
+        );
+        match &result {
+            Ok(()) => {
+                tracing::info!(name: "memory.delta", key = %key, session, events, "memory.delta")
+            }
+            Err(error) => tracing::warn!(name: "memory.delta.failed", key = %key, session, events,
+                error = %error, "memory.delta.failed"),
+        }
+        result
+    }
+
+    /// Forwards the memories, logged as `memory.add_memory` with the key and their count.
+    async fn add_memory(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        memories: &[MemoryEntry],
+    ) -> Result<(), MemoryError> {
+        let result = self.inner.add_memory(app_name, user_id, memories).await;
+        let (key, memories) = (KeyRef(app_name, user_id), memories.len());
+        match &result {
+            Ok(()) => {
+                tracing::info!(name: "memory.add_memory", key = %key, memories, "memory.add_memory")
+            }
+            Err(error) => tracing::warn!(name: "memory.add_memory.failed", key = %key, memories,
+                error = %error, "memory.add_memory.failed"),
+        }
+        result
+    }
+
+    /// Forwards the deletion, logged as `memory.delete` with the key (the id is the
+    /// backend's, no content, and is logged too).
+    async fn delete_memory(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        memory_id: &str,
+    ) -> Result<(), MemoryError> {
+        let result = self.inner.delete_memory(app_name, user_id, memory_id).await;
+        let key = KeyRef(app_name, user_id);
+        match &result {
+            Ok(()) => {
+                tracing::info!(name: "memory.delete", key = %key, id = memory_id, "memory.delete")
+            }
+            Err(error) => tracing::warn!(name: "memory.delete.failed", key = %key, id = memory_id,
+                error = %error, "memory.delete.failed"),
         }
         result
     }

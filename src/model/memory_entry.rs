@@ -16,6 +16,11 @@ use crate::{Content, Event};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct MemoryEntry {
+    /// The memory's id, when the backend gives entries one (the `entry_ids` capability): what
+    /// [`MemoryService::delete_memory`](crate::MemoryService::delete_memory) takes. The
+    /// reference gives an event's entry the event's id, as ADK Python's in-memory service does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// The event's content, all parts, unchanged.
     pub content: Content,
     /// The event's author, when the backend keeps it.
@@ -31,10 +36,18 @@ impl MemoryEntry {
     /// An entry holding `content`, without author or timestamp.
     pub fn new(content: Content) -> Self {
         Self {
+            id: None,
             content,
             author: None,
             timestamp: None,
         }
+    }
+
+    /// The same entry with `id` set.
+    #[must_use]
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
+        self
     }
 
     /// The same entry with `author` set.

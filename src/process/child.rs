@@ -49,7 +49,7 @@ type Answer = Result<Map<String, Value>, Failure>;
 #[derive(Clone, Debug)]
 enum Failure {
     /// The child answered `ok: false` with this message.
-    Refused(String),
+    Refused(protocol::Refusal),
     /// The child can no longer be used; the text says why (it exited, printed garbage,
     /// answered a request nobody asked, hung).
     Broken(Arc<str>),
@@ -148,9 +148,16 @@ impl Connection {
         }
         match answer.await {
             Ok(Ok(fields)) => Ok(fields),
-            Ok(Err(Failure::Refused(message))) => {
-                Err(self.error(format!("failed request {id} ({}): {message}", op.name())))
+            Ok(Err(Failure::Refused(refusal))) if refusal.unsupported => {
+                Err(MemoryError::Unsupported {
+                    operation: op.call(),
+                })
             }
+            Ok(Err(Failure::Refused(refusal))) => Err(self.error(format!(
+                "failed request {id} ({}): {}",
+                op.name(),
+                refusal.message
+            ))),
             Ok(Err(Failure::Broken(reason))) => Err(self.error(reason)),
             Err(_) => {
                 Err(self
@@ -429,11 +436,11 @@ impl Core {
             Ok(fields) => {
                 let _ = sender.send(Ok(fields));
             }
-            Err(message) => {
+            Err(refusal) => {
                 let core = Arc::clone(self);
                 tokio::spawn(async move {
                     core.settle_stderr().await;
-                    let _ = sender.send(Err(Failure::Refused(message)));
+                    let _ = sender.send(Err(Failure::Refused(refusal)));
                 });
             }
         }

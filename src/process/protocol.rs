@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::Session;
+use crate::{Event, MemoryEntry, Session};
 
 /// The version of the bridge protocol this kit speaks. It also accepts a child that answers
 /// `hello` with version 1 (every v1 request is unchanged in v2); any other version is rejected.
@@ -30,7 +30,8 @@ pub(crate) enum Op<'a> {
         instance: Option<u64>,
         session: &'a Session,
     },
-    /// `search_memory` on the store (through one instance of it, in v2).
+    /// `search_memory` on the store (through one instance of it, in v2); with a `limit`,
+    /// `search_memory_with` (v2).
     Search {
         store: &'a str,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -38,6 +39,36 @@ pub(crate) enum Op<'a> {
         app_name: &'a str,
         user_id: &'a str,
         query: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        limit: Option<usize>,
+    },
+    /// `add_events_to_memory`: a delta of events for a session or none (v2).
+    AddEvents {
+        store: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instance: Option<u64>,
+        app_name: &'a str,
+        user_id: &'a str,
+        session_id: Option<&'a str>,
+        events: &'a [Event],
+    },
+    /// `add_memory`: explicit memories (v2).
+    AddMemory {
+        store: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instance: Option<u64>,
+        app_name: &'a str,
+        user_id: &'a str,
+        memories: &'a [MemoryEntry],
+    },
+    /// `delete_memory`: forget a memory by its id (v2).
+    Delete {
+        store: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instance: Option<u64>,
+        app_name: &'a str,
+        user_id: &'a str,
+        memory_id: &'a str,
     },
     /// Close one instance; the store's storage stays (v2).
     Close { store: &'a str, instance: u64 },
@@ -54,8 +85,27 @@ impl Op<'_> {
             Self::Open { .. } => "open",
             Self::Add { .. } => "add",
             Self::Search { .. } => "search",
+            Self::AddEvents { .. } => "add_events",
+            Self::AddMemory { .. } => "add_memory",
+            Self::Delete { .. } => "delete",
             Self::Close { .. } => "close",
             Self::Drop { .. } => "drop",
+        }
+    }
+
+    /// The trait's call an operation stands for, as [`MemoryError::Unsupported`] names it
+    /// when the child answers that its backend does not support it.
+    ///
+    /// [`MemoryError::Unsupported`]: crate::MemoryError::Unsupported
+    pub(crate) fn call(&self) -> &'static str {
+        match self {
+            Self::Search { limit: Some(_), .. } => "search options (a result limit)",
+            Self::Search { .. } => "search_memory",
+            Self::Add { .. } => "add_session_to_memory",
+            Self::AddEvents { .. } => "add_events_to_memory",
+            Self::AddMemory { .. } => "add_memory",
+            Self::Delete { .. } => "delete_memory",
+            other => other.name(),
         }
     }
 }
@@ -77,8 +127,18 @@ pub(crate) fn encode(id: u64, op: &Op<'_>) -> Result<String, serde_json::Error> 
 pub(crate) struct Reply {
     /// The request it answers.
     pub(crate) id: u64,
-    /// The other fields on success (`ok: true`), the child's message on failure.
-    pub(crate) body: Result<Map<String, Value>, String>,
+    /// The other fields on success (`ok: true`), the child's refusal on failure.
+    pub(crate) body: Result<Map<String, Value>, Refusal>,
+}
+
+/// A request the child answered with `ok: false`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Refusal {
+    /// The child's `error` message.
+    pub(crate) message: String,
+    /// Whether the child said its backend does not support the operation
+    /// (`"unsupported": true`), rather than that it failed.
+    pub(crate) unsupported: bool,
 }
 
 /// Reads a response line; `Err` says why the line is not a response.
@@ -101,10 +161,15 @@ pub(crate) fn decode(line: &str) -> Result<Reply, String> {
     let body = if ok {
         Ok(fields)
     } else {
-        Err(match fields.remove("error") {
+        let message = match fields.remove("error") {
             Some(Value::String(message)) => message,
             Some(other) => other.to_string(),
             None => "(the child gave no `error` message)".into(),
+        };
+        let unsupported = fields.remove("unsupported") == Some(Value::Bool(true));
+        Err(Refusal {
+            message,
+            unsupported,
         })
     };
     Ok(Reply { id, body })
@@ -138,12 +203,44 @@ mod tests {
                 app_name: "support",
                 user_id: "u-42",
                 query: "coffee",
+                limit: None,
             },
         )
         .unwrap();
         assert_eq!(
             search,
             r#"{"id":4,"op":"search","store":"s","instance":2,"app_name":"support","user_id":"u-42","query":"coffee"}"#
+        );
+        let delete = encode(
+            6,
+            &Op::Delete {
+                store: "s",
+                instance: None,
+                app_name: "support",
+                user_id: "u-42",
+                memory_id: "e-1",
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            delete,
+            r#"{"id":6,"op":"delete","store":"s","app_name":"support","user_id":"u-42","memory_id":"e-1"}"#
+        );
+        let delta = encode(
+            7,
+            &Op::AddEvents {
+                store: "s",
+                instance: Some(1),
+                app_name: "a",
+                user_id: "u",
+                session_id: None,
+                events: &[],
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            delta,
+            r#"{"id":7,"op":"add_events","store":"s","instance":1,"app_name":"a","user_id":"u","session_id":null,"events":[]}"#
         );
         let close = encode(
             5,
@@ -170,7 +267,13 @@ mod tests {
         assert_eq!(reply.id, 4);
         assert_eq!(reply.body.unwrap()["memories"], serde_json::json!([]));
         let failed = decode(r#"{"id":5,"ok":false,"error":"no store \"s\""}"#).unwrap();
-        assert_eq!(failed.body, Err("no store \"s\"".into()));
+        let refusal = |message: &str, unsupported| Refusal {
+            message: message.into(),
+            unsupported,
+        };
+        assert_eq!(failed.body, Err(refusal("no store \"s\"", false)));
+        let gap = decode(r#"{"id":6,"ok":false,"error":"no delete","unsupported":true}"#).unwrap();
+        assert_eq!(gap.body, Err(refusal("no delete", true)));
         assert_eq!(
             decode("Traceback (most recent call last):")
                 .unwrap_err()

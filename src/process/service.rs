@@ -8,11 +8,15 @@ use serde_json::{Map, Value};
 
 use super::child::Connection;
 use super::protocol::Op;
-use crate::{MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, Session};
+use crate::{
+    Event, MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, SearchOptions, Session,
+};
 
 /// The [`MemoryService`] of one store of a bridge child: `add_session_to_memory` sends `add`,
 /// `search_memory` sends `search` and reads the entries the child returns with the kit's own
-/// model (fields the kit does not know, such as an entry's `id`, are ignored).
+/// model (fields the kit does not know are ignored); protocol v2's optional calls send
+/// `add_events`, `add_memory`, `delete` and `search` with a `limit`, and a child that answers
+/// one with `"unsupported": true` gives [`MemoryError::Unsupported`].
 ///
 /// Made by [`ProcessBridge::store`](super::ProcessBridge::store), whose drop sends `drop`, or
 /// by [`ProcessBridge::open`](super::ProcessBridge::open), one instance of the store, whose
@@ -75,15 +79,77 @@ impl MemoryService for ProcessMemoryService {
         user_id: &str,
         query: &str,
     ) -> Result<SearchMemoryResponse, MemoryError> {
+        self.search_memory_with(app_name, user_id, query, &SearchOptions::default())
+            .await
+    }
+
+    async fn search_memory_with(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        query: &str,
+        options: &SearchOptions,
+    ) -> Result<SearchMemoryResponse, MemoryError> {
         let op = Op::Search {
             store: &self.store,
             instance: self.instance,
             app_name,
             user_id,
             query,
+            limit: options.limit,
         };
         let fields = self.connection.request(&op).await?;
         self.memories(fields).map(SearchMemoryResponse::new)
+    }
+
+    async fn add_events_to_memory(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        session_id: Option<&str>,
+        events: &[Event],
+    ) -> Result<(), MemoryError> {
+        let op = Op::AddEvents {
+            store: &self.store,
+            instance: self.instance,
+            app_name,
+            user_id,
+            session_id,
+            events,
+        };
+        self.connection.request(&op).await.map(drop)
+    }
+
+    async fn add_memory(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        memories: &[MemoryEntry],
+    ) -> Result<(), MemoryError> {
+        let op = Op::AddMemory {
+            store: &self.store,
+            instance: self.instance,
+            app_name,
+            user_id,
+            memories,
+        };
+        self.connection.request(&op).await.map(drop)
+    }
+
+    async fn delete_memory(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        memory_id: &str,
+    ) -> Result<(), MemoryError> {
+        let op = Op::Delete {
+            store: &self.store,
+            instance: self.instance,
+            app_name,
+            user_id,
+            memory_id,
+        };
+        self.connection.request(&op).await.map(drop)
     }
 }
 

@@ -7,8 +7,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics,
-    Retrieval, Separators, Timestamps, ToolData, WordRule,
+    Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
+    RemoveDiacritics, Retrieval, Separators, Timestamps, ToolData, Visibility, WordRule,
 };
 
 /// The format version this kit reads and writes.
@@ -152,6 +152,8 @@ struct RawFile {
     order: Option<RawOrder>,
     #[serde(skip_serializing_if = "Option::is_none")]
     timestamps: Option<RawTimestamps>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    visible_within_ms: Option<u64>,
     event_words: Option<RawWords>,
     query_terms: Option<RawTerms>,
     capabilities: Option<RawCapabilities>,
@@ -246,7 +248,7 @@ enum RawRemoveDiacritics {
     All,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
 enum RawWords {
     AsciiLetters,
@@ -264,6 +266,10 @@ enum RawWords {
         remove_diacritics: RawRemoveDiacritics,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         script_runs: bool,
+    },
+    /// A backend's own word function: written so the file says what it is, never read.
+    Custom {
+        name: String,
     },
 }
 
@@ -290,6 +296,23 @@ struct RawCapabilities {
     durable: bool,
     #[serde(default)]
     shared: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    events_delta: Option<RawEventsDelta>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    explicit_memories: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    delete: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    entry_ids: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    search_limit: bool,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawEventsDelta {
+    AppendNewIds,
+    UpsertByEventId,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -455,6 +478,13 @@ impl RawFile {
                     },
                     script_runs,
                 },
+                RawWords::Custom { name } => {
+                    return Err(format!(
+                        "field `event_words`: the word rule {name:?} is a backend's own function, \
+                         which only a Rust backend can declare (`WordRule::Custom`); a profile \
+                         file names one of the kit's rules"
+                    ));
+                }
             };
         }
         if let Some(value) = self.query_terms {
@@ -473,10 +503,31 @@ impl RawFile {
                 RawTerms::WordRuns => QueryTerms::WordRuns,
             };
         }
+        if let Some(millis) = self.visible_within_ms {
+            profile.visibility = match millis {
+                0 => Visibility::Immediate,
+                millis => Visibility::Within { millis },
+            };
+        }
         if let Some(value) = self.capabilities {
+            if value.delete && !value.entry_ids {
+                return Err(
+                    "field `capabilities.delete`: deleting takes an entry's id, so \
+                            `entry_ids = true` must be declared too"
+                        .into(),
+                );
+            }
             profile.capabilities = Capabilities {
                 durable: value.durable,
                 shared: value.shared,
+                events_delta: value.events_delta.map(|delta| match delta {
+                    RawEventsDelta::AppendNewIds => EventsDelta::AppendNewIds,
+                    RawEventsDelta::UpsertByEventId => EventsDelta::UpsertByEventId,
+                }),
+                explicit_memories: value.explicit_memories,
+                delete: value.delete,
+                entry_ids: value.entry_ids,
+                search_limit: value.search_limit,
             };
         }
         let gate = self.gate.unwrap_or_default();
@@ -575,6 +626,9 @@ impl RawFile {
                     },
                     script_runs,
                 },
+                WordRule::Custom(custom) => RawWords::Custom {
+                    name: custom.name().to_owned(),
+                },
             }),
             query_terms: Some(match p.query_terms {
                 QueryTerms::Tokens { separators: s } => RawTerms::Tokens {
@@ -590,9 +644,21 @@ impl RawFile {
                 },
                 QueryTerms::WordRuns => RawTerms::WordRuns,
             }),
+            visible_within_ms: match p.visibility {
+                Visibility::Immediate => None,
+                Visibility::Within { millis } => Some(millis),
+            },
             capabilities: Some(RawCapabilities {
                 durable: p.capabilities.durable,
                 shared: p.capabilities.shared,
+                events_delta: p.capabilities.events_delta.map(|delta| match delta {
+                    EventsDelta::AppendNewIds => RawEventsDelta::AppendNewIds,
+                    EventsDelta::UpsertByEventId => RawEventsDelta::UpsertByEventId,
+                }),
+                explicit_memories: p.capabilities.explicit_memories,
+                delete: p.capabilities.delete,
+                entry_ids: p.capabilities.entry_ids,
+                search_limit: p.capabilities.search_limit,
             }),
             known_violation: file
                 .known_violations

@@ -55,6 +55,8 @@ pub struct Profile {
     pub order: Order,
     /// How an entry's timestamp is written.
     pub timestamps: Timestamps,
+    /// How soon a write is visible to searches.
+    pub visibility: Visibility,
     /// Capabilities beyond the two calls.
     pub capabilities: Capabilities,
 }
@@ -161,6 +163,73 @@ pub enum WordRule {
         /// Whether NFC and the cut into script runs come first.
         script_runs: bool,
     },
+    /// The backend's own word function, declared by a Rust backend (it cannot be written in a
+    /// profile file). It is the author's claim about the backend, not the kit's: the rules
+    /// then check every stored and returned text, and every query, against what that function
+    /// says, so a backend that drifts from its own declaration still fails.
+    Custom(CustomWords),
+}
+
+/// A word function a backend declares as its own [`WordRule::Custom`]: text in, the text's
+/// words out, in order (repeats kept), as the backend matches them (already folded: the kit
+/// compares them as they are).
+///
+/// ```
+/// use memory_conformance::profile::{CustomWords, Profile, QueryTerms, WordRule};
+/// fn words(text: &str) -> Vec<String> {
+///     text.split_whitespace()
+///         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+///         .filter(|w| !w.is_empty())
+///         .collect()
+/// }
+/// let mut profile = Profile::reference().named("trimmed-words");
+/// profile.event_words = WordRule::Custom(CustomWords::new("trimmed-whitespace-words", words));
+/// profile.query_terms = QueryTerms::Words { non_ascii_substring: false };
+/// assert_eq!(memory_conformance::explain_for(&profile, "Coffee? ¿qué?"), Vec::<String>::new());
+/// ```
+#[derive(Clone, Copy)]
+pub struct CustomWords {
+    name: &'static str,
+    words: fn(&str) -> Vec<String>,
+}
+
+impl CustomWords {
+    /// The word function `words`, named `name` in reports and profile tables.
+    pub const fn new(name: &'static str, words: fn(&str) -> Vec<String>) -> Self {
+        Self { name, words }
+    }
+
+    /// The function's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The words of `text`.
+    pub fn words(&self, text: &str) -> Vec<String> {
+        (self.words)(text)
+    }
+}
+
+/// Two declarations are the same when they carry the same name: a profile names its function
+/// once.
+impl PartialEq for CustomWords {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for CustomWords {}
+
+impl std::fmt::Debug for CustomWords {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("CustomWords").field(&self.name).finish()
+    }
+}
+
+impl Serialize for CustomWords {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name)
+    }
 }
 
 /// FTS5's `remove_diacritics` option of the `unicode61` tokenizer, for [`WordRule::FullText`].
@@ -314,7 +383,36 @@ pub enum Timestamps {
     NaiveIsoformat,
 }
 
-/// Capabilities beyond the two calls, checked when declared.
+/// How soon a write (an add, a delta, a memory, a delete) is visible to searches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum Visibility {
+    /// At once: the next search sees it.
+    #[default]
+    Immediate,
+    /// Within this many milliseconds (a store that indexes in the background). The rules wait
+    /// for what a write adds up to the bound, and before a search that must not see a write
+    /// they wait out the bound; a write seen later than declared, or never, fails the rule,
+    /// and the slowest delay measured is reported.
+    Within {
+        /// The bound, in milliseconds.
+        millis: u64,
+    },
+}
+
+impl Visibility {
+    /// The bound, zero when writes are visible at once.
+    pub fn bound(self) -> std::time::Duration {
+        match self {
+            Self::Immediate => std::time::Duration::ZERO,
+            Self::Within { millis } => std::time::Duration::from_millis(millis),
+        }
+    }
+}
+
+/// Capabilities beyond the two calls, checked when declared. Each is a call of
+/// [`MemoryService`](crate::MemoryService) a backend implements (the others answer
+/// [`MemoryError::Unsupported`](crate::MemoryError::Unsupported)) or a property of its storage.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Capabilities {
@@ -324,4 +422,35 @@ pub struct Capabilities {
     /// Two service instances on the same storage see each other's writes (rule
     /// `scope.shared`). Needs a namespaced factory.
     pub shared: bool,
+    /// `add_events_to_memory` stores an incremental delta of events, as this says (rule
+    /// `delta.as_declared`).
+    pub events_delta: Option<EventsDelta>,
+    /// `add_memory` stores explicit memories, searchable like events (rule
+    /// `memories.searchable`).
+    pub explicit_memories: bool,
+    /// `delete_memory` forgets a memory by its entry id (rules `forget.*`). Needs
+    /// `entry_ids`.
+    pub delete: bool,
+    /// Every entry carries an id, the same for the same stored memory in every search (rule
+    /// `result.entry_ids`).
+    pub entry_ids: bool,
+    /// `search_memory_with` takes a result limit (rule `result.limit_option`).
+    pub search_limit: bool,
+}
+
+/// What `add_events_to_memory` does with a delta of events. In both, events without content
+/// parts are skipped, a delta without a session id is stored under a session of its own
+/// (ADK Python's `__unknown_session_id__`), and a deleted memory's id is not stored again
+/// where the backend deletes by event id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum EventsDelta {
+    /// Each event whose id the session does not hold yet comes after its events; an event
+    /// whose id it holds is ignored, the stored version kept (ADK Python's
+    /// `InMemoryMemoryService`).
+    AppendNewIds,
+    /// Each event that carries text is written under its id, over the stored event with that
+    /// id or after the others, as [`Readd::UpsertByEventId`] writes a re-add (ADK Python's
+    /// `SqliteMemoryService`, whose `add_session_to_memory` is this delta of every event).
+    UpsertByEventId,
 }

@@ -2,14 +2,19 @@
 //! says.
 
 use super::{
-    Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics,
-    Retrieval, Separators, Timestamps, ToolData, WordRule,
+    Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
+    RemoveDiacritics, Retrieval, Separators, Timestamps, ToolData, Visibility, WordRule,
 };
 
 impl Profile {
     /// The kit's [`InMemoryMemoryService`](crate::InMemoryMemoryService), exactly: structured
     /// keys, replace on re-add, `[A-Za-z]+` words, query split on ASCII whitespace with
-    /// punctuation kept, any word, text only, no limit, insertion order.
+    /// punctuation kept, any word, text only, no limit, insertion order, writes visible at
+    /// once; beyond the two calls, a delta appends events with new ids, explicit memories,
+    /// delete by id (entries carry their event's id) and a search limit.
+    ///
+    /// A profile for another backend that starts from it and implements only the two calls
+    /// sets `capabilities` to [`Capabilities::default()`], which claims nothing beyond them.
     pub fn reference() -> Self {
         Self {
             name: "reference".into(),
@@ -29,7 +34,15 @@ impl Profile {
                 integer_ids_first: false,
             },
             timestamps: Timestamps::Rfc3339Utc,
-            capabilities: Capabilities::default(),
+            visibility: Visibility::Immediate,
+            capabilities: Capabilities {
+                events_delta: Some(EventsDelta::AppendNewIds),
+                explicit_memories: true,
+                delete: true,
+                entry_ids: true,
+                search_limit: true,
+                ..Capabilities::default()
+            },
         }
     }
 
@@ -52,6 +65,12 @@ impl Profile {
             limit: Limit::AtMost(10),
             order: Order::MatchedTerms,
             timestamps: Timestamps::NaiveIsoformat,
+            capabilities: Capabilities {
+                events_delta: Some(EventsDelta::AppendNewIds),
+                delete: true,
+                entry_ids: true,
+                ..Capabilities::default()
+            },
             ..Self::reference()
         }
     }
@@ -81,6 +100,9 @@ impl Profile {
             capabilities: Capabilities {
                 durable: true,
                 shared: true,
+                events_delta: Some(EventsDelta::UpsertByEventId),
+                entry_ids: true,
+                ..Capabilities::default()
             },
             ..Self::reference()
         }
@@ -104,6 +126,7 @@ impl Profile {
             order: Order::Insertion {
                 integer_ids_first: true,
             },
+            capabilities: Capabilities::default(),
             ..Self::reference()
         }
     }
@@ -127,6 +150,10 @@ impl Profile {
             },
             limit: Limit::AtMost(10),
             order: Order::Unordered,
+            capabilities: Capabilities {
+                search_limit: true,
+                ..Capabilities::default()
+            },
             ..Self::reference()
         }
     }
@@ -156,6 +183,8 @@ impl Profile {
             capabilities: Capabilities {
                 durable: true,
                 shared: true,
+                search_limit: true,
+                ..Capabilities::default()
             },
             ..Self::reference()
         }
@@ -185,6 +214,7 @@ impl Profile {
                 "google/adk-java InMemoryMemoryService.java at 5269b87; documented, not run".into(),
             key: KeyScheme::JoinedWithSlash,
             order: Order::Unordered,
+            capabilities: Capabilities::default(),
             ..Self::reference()
         }
     }
@@ -216,6 +246,7 @@ impl Profile {
                 separators: Separators::Space,
             },
             order: Order::Unordered,
+            capabilities: Capabilities::default(),
             ..Self::reference()
         }
     }

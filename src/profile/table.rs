@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::{
-    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Separators,
-    Timestamps, ToolData, WordRule,
+    EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval,
+    Separators, Timestamps, ToolData, Visibility, WordRule,
 };
 
 impl Profile {
@@ -21,8 +21,23 @@ impl Profile {
             ("limit", limit(self.limit)),
             ("order", order(self.order).into()),
             ("timestamps", timestamps(self.timestamps).into()),
+            ("visibility", visibility(self.visibility)),
             ("durable", yes_no(self.capabilities.durable).into()),
             ("shared store", yes_no(self.capabilities.shared).into()),
+            (
+                "event delta",
+                events_delta(self.capabilities.events_delta).into(),
+            ),
+            (
+                "explicit memories",
+                yes_no(self.capabilities.explicit_memories).into(),
+            ),
+            ("entry ids", yes_no(self.capabilities.entry_ids).into()),
+            ("delete by id", yes_no(self.capabilities.delete).into()),
+            (
+                "search limit",
+                yes_no(self.capabilities.search_limit).into(),
+            ),
         ]
     }
 
@@ -74,6 +89,21 @@ fn key(value: KeyScheme) -> &'static str {
     match value {
         KeyScheme::Structured => "(app, user) kept apart, exact",
         KeyScheme::JoinedWithSlash => "string app/user: (a/b, c) collides with (a, b/c)",
+    }
+}
+
+fn visibility(value: Visibility) -> String {
+    match value {
+        Visibility::Immediate => "at once".into(),
+        Visibility::Within { millis } => format!("within {millis} ms"),
+    }
+}
+
+fn events_delta(value: Option<EventsDelta>) -> &'static str {
+    match value {
+        None => "no",
+        Some(EventsDelta::AppendNewIds) => "appends events with new ids",
+        Some(EventsDelta::UpsertByEventId) => "upserts events with text by id",
     }
 }
 
@@ -139,6 +169,7 @@ fn event_words(value: WordRule) -> String {
             },
             remove_diacritics.fts5_option()
         ),
+        WordRule::Custom(custom) => format!("the backend's own word function `{}`", custom.name()),
     }
 }
 

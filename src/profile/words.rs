@@ -64,6 +64,7 @@ pub(crate) fn text_words(rule: WordRule, text: &str) -> Vec<String> {
                 .filter(|word| word.chars().any(|c| !is_combining_mark(c)))
                 .collect()
         }
+        WordRule::Custom(custom) => custom.words(text),
     }
 }
 
@@ -93,7 +94,7 @@ fn is_unicode_word_char(c: char) -> bool {
 
 /// Unicode letters and numbers (general categories L and N). Rust's `is_alphanumeric` also
 /// takes the combining marks and enclosed letters (`Ⓐ`) that carry Other_Alphabetic.
-fn is_letter_or_number(c: char) -> bool {
+pub(crate) fn is_letter_or_number(c: char) -> bool {
     let enclosed = matches!(c,
         '\u{24B6}'..='\u{24E9}' | '\u{1F130}'..='\u{1F149}' | '\u{1F150}'..='\u{1F169}' | '\u{1F170}'..='\u{1F189}');
     c.is_alphanumeric() && !is_combining_mark(c) && !enclosed

@@ -4,12 +4,17 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use memory_conformance::profile::{Limit, Order, Profile, Readd, Timestamps};
+use memory_conformance::profile::{
+    Capabilities, Limit, Order, Profile, Readd, Timestamps, Visibility,
+};
 use memory_conformance::tokenize::{can_match, event_words, query_tokens};
 use memory_conformance::{
     Content, Event, InMemoryMemoryService, MemoryEntry, MemoryError, MemoryService, Part,
-    SearchMemoryResponse, Session, async_trait,
+    SearchMemoryResponse, SearchOptions, Session, async_trait,
 };
+
+/// How long a write of the delayed deviant takes to show.
+pub const WRITE_DELAY: std::time::Duration = std::time::Duration::from_millis(30);
 
 /// One way of deviating from the reference.
 #[derive(Clone, Copy, Debug)]
@@ -54,39 +59,92 @@ pub enum Deviation {
     /// Not a deviant: writes timestamps as naive isoformat, as its profile declares.
     NaiveTimestamps,
     NaiveTimestampsDropRole,
+    /// A delta replaces the whole session.
+    DeltaReplaces,
+    /// `add_memory` answers but stores nothing.
+    MemoriesDropped,
+    /// Deletes by rewriting the session without the memory, so a re-add brings it back.
+    DeleteForgetsOnReadd,
+    /// Deletes the id under every key.
+    DeleteUnderEveryKey,
+    /// A fresh id on every entry of every search.
+    UnstableIds,
+    /// Ignores a search's limit.
+    LimitIgnored,
+    /// Not a deviant when its profile declares the delay: every write shows after
+    /// [`WRITE_DELAY`].
+    DelayedWrites,
+    /// Writes never show.
+    NeverVisible,
 }
 
 impl Deviation {
     /// The profile the deviant claims: the reference's, except for the ranked deviant, which
     /// claims ADK Python's ranking (most query words matched first) and its limit of ten, and
     /// the upserting deviant, which claims `readd = upsert-by-event-id`.
+    ///
+    /// The deviants of the calls beyond the two claim the reference's capabilities, as the
+    /// reference does; every other deviant implements the two calls only, and claims no more.
     pub fn profile(self) -> Profile {
+        let two_calls = |mut profile: Profile| {
+            profile.capabilities = Capabilities::default();
+            profile
+        };
         match self {
             Self::UpsertWritesTextless => {
-                let mut profile = Profile::reference().named("upsert");
+                let mut profile = two_calls(Profile::reference().named("upsert"));
                 profile.readd = Readd::UpsertByEventId;
                 profile
             }
             Self::NaiveTimestamps | Self::NaiveTimestampsDropRole => {
-                let mut profile = Profile::reference().named("naive-timestamps");
+                let mut profile = two_calls(Profile::reference().named("naive-timestamps"));
                 profile.timestamps = Timestamps::NaiveIsoformat;
                 profile
             }
             Self::TruncateBeforeRank => {
-                let mut profile = Profile::reference().named("ranked");
+                let mut profile = two_calls(Profile::reference().named("ranked"));
                 profile.order = Order::MatchedTerms;
                 profile.limit = Limit::AtMost(10);
                 profile
             }
-            _ => Profile::reference(),
+            Self::DelayedWrites | Self::NeverVisible => {
+                let mut profile = Profile::reference().named("delayed");
+                profile.visibility = Visibility::Within {
+                    millis: 8 * WRITE_DELAY.as_millis() as u64,
+                };
+                profile
+            }
+            Self::DeltaReplaces
+            | Self::MemoriesDropped
+            | Self::DeleteForgetsOnReadd
+            | Self::DeleteUnderEveryKey
+            | Self::UnstableIds
+            | Self::LimitIgnored => Profile::reference(),
+            _ => two_calls(Profile::reference()),
         }
     }
+}
+
+/// A write the delayed deviant applies later.
+enum DelayedWrite {
+    Session(Session),
+    Events {
+        app: String,
+        user: String,
+        session_id: Option<String>,
+        events: Vec<Event>,
+    },
 }
 
 /// The reference, bent by `deviation`.
 pub struct Deviant {
     deviation: Deviation,
-    inner: InMemoryMemoryService,
+    inner: Arc<InMemoryMemoryService>,
+    /// For unstable ids: a counter that numbers every entry returned.
+    counter: std::sync::atomic::AtomicU64,
+    /// For delayed writes: the queue of writes a background task applies in order, each
+    /// [`WRITE_DELAY`] after it was made.
+    delayed: Mutex<Option<tokio::sync::mpsc::UnboundedSender<(std::time::Instant, DelayedWrite)>>>,
     /// Contents as stored after rewriting -> contents as added, for rewriting deviations.
     originals: Mutex<HashMap<String, Content>>,
     /// Sessions as last added, for append and the lost-writes store.
@@ -99,7 +157,9 @@ impl Deviant {
     pub fn new(deviation: Deviation) -> Self {
         Self {
             deviation,
-            inner: InMemoryMemoryService::new(),
+            inner: Arc::new(InMemoryMemoryService::new()),
+            counter: std::sync::atomic::AtomicU64::new(0),
+            delayed: Mutex::default(),
             originals: Mutex::default(),
             sessions: Mutex::default(),
             rebuilt: Mutex::new(Arc::new(InMemoryMemoryService::new())),
@@ -108,6 +168,38 @@ impl Deviant {
 
     fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         mutex.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues `write` to be applied [`WRITE_DELAY`] from now, after every write queued before.
+    fn delay(&self, write: DelayedWrite) {
+        let mut queue = Self::lock(&self.delayed);
+        let sender = queue.get_or_insert_with(|| {
+            let (sender, mut writes) =
+                tokio::sync::mpsc::unbounded_channel::<(std::time::Instant, DelayedWrite)>();
+            let inner = Arc::clone(&self.inner);
+            tokio::spawn(async move {
+                while let Some((due, write)) = writes.recv().await {
+                    tokio::time::sleep_until(due.into()).await;
+                    let _ = match write {
+                        DelayedWrite::Session(session) => {
+                            inner.add_session_to_memory(&session).await
+                        }
+                        DelayedWrite::Events {
+                            app,
+                            user,
+                            session_id,
+                            events,
+                        } => {
+                            inner
+                                .add_events_to_memory(&app, &user, session_id.as_deref(), &events)
+                                .await
+                        }
+                    };
+                }
+            });
+            sender
+        });
+        let _ = sender.send((std::time::Instant::now() + WRITE_DELAY, write));
     }
 
     /// Stores `session` with each text part rewritten by `rewrite`, remembering the original.
@@ -251,6 +343,19 @@ impl MemoryService for Deviant {
                 Self::lock(&self.sessions).push(session.clone());
                 self.inner.add_session_to_memory(session).await
             }
+            Deviation::DeleteForgetsOnReadd | Deviation::DeleteUnderEveryKey => {
+                {
+                    let mut sessions = Self::lock(&self.sessions);
+                    sessions.retain(|s| !(s.key() == session.key() && s.id == session.id));
+                    sessions.push(session.clone());
+                }
+                self.inner.add_session_to_memory(session).await
+            }
+            Deviation::DelayedWrites => {
+                self.delay(DelayedWrite::Session(session.clone()));
+                Ok(())
+            }
+            Deviation::NeverVisible => Ok(()),
             Deviation::OnlyLatestSession => {
                 let older: Vec<Session> = {
                     let mut sessions = Self::lock(&self.sessions);
@@ -648,9 +753,110 @@ impl MemoryService for Deviant {
                 std::thread::sleep(std::time::Duration::from_secs(3));
                 self.inner.search_memory(app, user, query).await?
             }
+            Deviation::UnstableIds => {
+                let mut found = self.inner.search_memory(app, user, query).await?;
+                for entry in &mut found.memories {
+                    let n = self
+                        .counter
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    entry.id = Some(format!("m-{n}"));
+                }
+                found
+            }
             _ => self.inner.search_memory(app, user, query).await?,
         };
         Ok(found)
+    }
+
+    async fn search_memory_with(
+        &self,
+        app: &str,
+        user: &str,
+        query: &str,
+        options: &SearchOptions,
+    ) -> Result<SearchMemoryResponse, MemoryError> {
+        let mut found = self.search_memory(app, user, query).await?;
+        if let (Some(limit), false) = (
+            options.limit,
+            matches!(self.deviation, Deviation::LimitIgnored),
+        ) {
+            found.memories.truncate(limit);
+        }
+        Ok(found)
+    }
+
+    async fn add_events_to_memory(
+        &self,
+        app: &str,
+        user: &str,
+        session_id: Option<&str>,
+        events: &[Event],
+    ) -> Result<(), MemoryError> {
+        match self.deviation {
+            Deviation::DeltaReplaces => {
+                let session =
+                    Session::new(app, user, session_id.unwrap_or("__unknown_session_id__"))
+                        .with_events(events.iter().cloned());
+                self.inner.add_session_to_memory(&session).await
+            }
+            Deviation::DelayedWrites => {
+                self.delay(DelayedWrite::Events {
+                    app: app.to_owned(),
+                    user: user.to_owned(),
+                    session_id: session_id.map(str::to_owned),
+                    events: events.to_vec(),
+                });
+                Ok(())
+            }
+            Deviation::NeverVisible => Ok(()),
+            _ => {
+                self.inner
+                    .add_events_to_memory(app, user, session_id, events)
+                    .await
+            }
+        }
+    }
+
+    async fn add_memory(
+        &self,
+        app: &str,
+        user: &str,
+        memories: &[MemoryEntry],
+    ) -> Result<(), MemoryError> {
+        match self.deviation {
+            Deviation::MemoriesDropped | Deviation::NeverVisible => Ok(()),
+            _ => self.inner.add_memory(app, user, memories).await,
+        }
+    }
+
+    async fn delete_memory(&self, app: &str, user: &str, id: &str) -> Result<(), MemoryError> {
+        match self.deviation {
+            Deviation::DeleteForgetsOnReadd => {
+                // Rewrites each session without the memory: nothing remembers the deletion.
+                let sessions: Vec<Session> = Self::lock(&self.sessions)
+                    .iter()
+                    .filter(|s| s.app_name == app && s.user_id == user)
+                    .cloned()
+                    .collect();
+                for mut session in sessions {
+                    session.events.retain(|e| e.id != id);
+                    self.inner.add_session_to_memory(&session).await?;
+                }
+                Ok(())
+            }
+            Deviation::DeleteUnderEveryKey => {
+                let keys: Vec<(String, String)> = Self::lock(&self.sessions)
+                    .iter()
+                    .map(|s| (s.app_name.clone(), s.user_id.clone()))
+                    .collect();
+                for (app, user) in keys {
+                    self.inner.delete_memory(&app, &user, id).await?;
+                }
+                Ok(())
+            }
+            Deviation::NeverVisible => Ok(()),
+            _ => self.inner.delete_memory(app, user, id).await,
+        }
     }
 }
 

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use adk_memory::{SearchRequest, SqliteMemoryService};
 use memory_conformance::{
-    MemoryError, MemoryKey, MemoryService, SearchMemoryResponse, Session, async_trait,
+    MemoryError, MemoryKey, MemoryService, SearchMemoryResponse, SearchOptions, Session,
+    async_trait,
 };
 use tokio::runtime::Handle;
 
@@ -186,12 +187,25 @@ impl<S: adk_memory::MemoryService> MemoryService for AdkRustMemory<S> {
         user_id: &str,
         query: &str,
     ) -> Result<SearchMemoryResponse, MemoryError> {
+        self.search_memory_with(app_name, user_id, query, &SearchOptions::default())
+            .await
+    }
+
+    /// `search` with the options' `limit` as `SearchRequest.limit` (`None`: the backend's
+    /// default of 10).
+    async fn search_memory_with(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        query: &str,
+        options: &SearchOptions,
+    ) -> Result<SearchMemoryResponse, MemoryError> {
         let key = || MemoryKey::new(app_name, user_id);
         let request = SearchRequest {
             query: query.to_owned(),
             user_id: user_id.to_owned(),
             app_name: app_name.to_owned(),
-            limit: None,
+            limit: options.limit,
             min_score: None,
             project_id: None,
         };

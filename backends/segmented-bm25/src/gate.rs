@@ -1,7 +1,7 @@
 //! What the backend declares, and its gate.
 
 use memory_conformance::conformance::{Gate, Subject};
-use memory_conformance::profile::{Limit, Order, Profile, QueryTerms, WordRule};
+use memory_conformance::profile::{Capabilities, Limit, Order, Profile, QueryTerms, WordRule};
 
 use crate::SegmentedBm25;
 use crate::service::LIMIT;
@@ -23,6 +23,7 @@ pub fn profile() -> Profile {
     };
     profile.limit = Limit::AtMost(LIMIT);
     profile.order = Order::Relevance;
+    profile.capabilities = Capabilities::default();
     profile
 }
 

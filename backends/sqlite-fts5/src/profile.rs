@@ -1,4 +1,4 @@
-use memory_conformance::profile::Profile;
+use memory_conformance::profile::{Capabilities, Profile};
 use memory_conformance::profile::{Limit, Order, QueryTerms, RemoveDiacritics, WordRule};
 
 use crate::DEFAULT_RESULT_LIMIT;
@@ -27,6 +27,7 @@ pub fn profile() -> Profile {
     };
     profile.limit = Limit::AtMost(DEFAULT_RESULT_LIMIT);
     profile.order = Order::Relevance;
+    profile.capabilities = Capabilities::default();
     profile.capabilities.durable = true;
     profile.capabilities.shared = true;
     profile

@@ -57,9 +57,12 @@ macro_rules! rule {
 }
 
 mod concurrency;
+mod delta;
 mod durability;
+mod forget;
 mod index;
 mod key;
+mod memories;
 mod model;
 mod punctuation;
 mod query;
@@ -83,9 +86,12 @@ use crate::Content;
 use crate::profile::Profile;
 
 pub use self::concurrency::{concurrency_adds_land, concurrency_atomic_replace};
+pub use self::delta::delta_as_declared;
 pub use self::durability::durability_reopen;
+pub use self::forget::{forget_never_returned, forget_other_keys_untouched};
 pub use self::index::{index_empty_events, index_text_only};
 pub use self::key::{key_isolation, key_no_separator_collision};
+pub use self::memories::memories_searchable;
 pub use self::model::model_random_ops;
 pub use self::punctuation::{punctuation_event, punctuation_query};
 pub use self::query::{
@@ -97,7 +103,9 @@ pub use self::replace::{
     replace_other_sessions_untouched, replace_readd_as_declared, replace_readd_replaces,
     replace_readd_with_nothing,
 };
-pub use self::result::{result_fidelity, result_limit, result_order};
+pub use self::result::{
+    result_entry_ids, result_fidelity, result_limit, result_limit_option, result_order,
+};
 pub use self::scope::scope_shared;
 
 /// Whether a rule binds every backend or only what a profile declares.
@@ -168,7 +176,10 @@ impl Rule {
         let cases = (subject.options.cases() / self.weight).max(1);
         let scenarios = (self.scenarios)(subject.profile());
         match property::check(subject, self.id, cases, scenarios).await {
-            Ok(cases) => Verdict::Passed { cases },
+            Ok(passed) => Verdict::Passed {
+                cases: passed.cases,
+                slowest_write: passed.slowest_write,
+            },
             Err(found) => Verdict::Failed(Box::new(self.failure(
                 subject,
                 FailureKind::Counterexample {
@@ -222,7 +233,7 @@ pub fn find(id: &str) -> Option<&'static Rule> {
     CATALOGUE.iter().find(|rule| rule.id == id)
 }
 
-static CATALOGUE: [Rule; 25] = [
+static CATALOGUE: [Rule; 31] = [
     key::ISOLATION,
     key::NO_SEPARATOR_COLLISION,
     replace::READD_REPLACES,
@@ -242,10 +253,16 @@ static CATALOGUE: [Rule; 25] = [
     result::FIDELITY,
     result::LIMIT,
     result::ORDER,
+    result::ENTRY_IDS,
+    result::LIMIT_OPTION,
     recall::ACROSS_SESSIONS,
     concurrency::ADDS_LAND,
     concurrency::ATOMIC_REPLACE,
     model::RANDOM_OPS,
+    delta::AS_DECLARED,
+    memories::SEARCHABLE,
+    forget::NEVER_RETURNED,
+    forget::OTHER_KEYS_UNTOUCHED,
     durability::REOPEN,
     scope::SHARED,
 ];
@@ -262,6 +279,11 @@ fn lexical_only(profile: &Profile) -> Result<(), String> {
     } else {
         Err("the profile declares semantic retrieval, so no lexical result can be computed".into())
     }
+}
+
+/// Applies where the kit computes every search's answer from the profile (a lexical backend).
+fn computable(profile: &Profile) -> Result<(), String> {
+    lexical_only(profile)
 }
 
 /// Exactly `contents` for a lexical backend; for a semantic one, at least them, once each.

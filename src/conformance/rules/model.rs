@@ -8,17 +8,19 @@ use crate::conformance::generate::{
     SEPARATORS, join_with_separators, mixed_words, text_event, textless_event,
 };
 use crate::conformance::scenario::{Expect, Scenario, Step, search};
-use crate::{MemoryKey, Session};
+use crate::{Content, MemoryEntry, MemoryKey, Session};
 
 rule! {
     pub fn model_random_ops -> RANDOM_OPS {
         id: "model.random_ops",
-        statement: "Any sequence of adds, re-adds and searches over mixed keys gives, at every search, \
+        statement: "Any sequence of adds, re-adds and searches over mixed keys (and of the deltas, \
+                    explicit memories and deletions the profile declares) gives, at every search, \
                     what the profile's model computes.",
         requirement: Requirement::Profile,
         weight: 2,
         applies: lexical_only,
-        scenarios: |_| {
+        scenarios: |profile| {
+            let capabilities = profile.capabilities;
             let keys = [
                 MemoryKey::new("support", "u-42"),
                 MemoryKey::new("support", "42"),
@@ -32,7 +34,7 @@ rule! {
             )
                 .prop_map(|(w, separator)| w.join(separator));
             let event = prop_oneof![
-                3 => (text, select(vec!["user", "model"])).prop_map(|(t, author)| {
+                3 => (text.clone(), select(vec!["user", "model"])).prop_map(|(t, author)| {
                     let mut e = text_event(&t, 0);
                     e.author = author.into();
                     e
@@ -60,7 +62,46 @@ rule! {
             let search = (select(keys.to_vec()), query).prop_map(|(key, (q, s))| {
                 search(&key, join_with_separators(q, s), vec![Expect::Model])
             });
-            proptest::collection::vec(prop_oneof![add, search], 1..25)
+            let mut ops = vec![(3, add.boxed()), (3, search.boxed())];
+            if capabilities.events_delta.is_some() {
+                let delta = (
+                    select(keys.to_vec()),
+                    select(vec![Some("s-1"), Some("10"), None]),
+                    proptest::collection::vec((text.clone(), 0..4usize), 0..3),
+                )
+                    .prop_map(|(key, session_id, events)| Step::AddEvents {
+                        key,
+                        session_id: session_id.map(str::to_owned),
+                        events: events
+                            .into_iter()
+                            .map(|(t, id)| {
+                                text_event(&t, 0)
+                                    .at(crate::conformance::generate::base_time())
+                                    .with_id(format!("e-{id}"))
+                            })
+                            .collect(),
+                    });
+                ops.push((1, delta.boxed()));
+            }
+            if capabilities.explicit_memories {
+                let memory = (select(keys.to_vec()), proptest::collection::vec(text.clone(), 1..3))
+                    .prop_map(|(key, texts)| Step::AddMemories {
+                        key,
+                        memories: texts
+                            .iter()
+                            .map(|t| MemoryEntry::new(Content::text(t.clone())).with_author("user"))
+                            .collect(),
+                    });
+                ops.push((1, memory.boxed()));
+            }
+            if capabilities.delete {
+                // Deletes what an earlier step wrote where it is still stored and found.
+                let delete = (select(keys.to_vec()), text)
+                    .prop_map(|(key, t)| Step::Delete { key, find_with: t.clone(), content: Content::text(t) });
+                ops.push((1, delete.boxed()));
+            }
+            let op = proptest::strategy::Union::new_weighted(ops);
+            proptest::collection::vec(op, 1..25)
                 .prop_map(|steps| Scenario { steps })
                 .boxed()
         },

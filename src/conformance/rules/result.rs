@@ -8,7 +8,7 @@ use super::{Requirement, always, per_search};
 use crate::conformance::generate::{
     AUTHORS, WORDS, base_time, content, distinct_words, key, session_of,
 };
-use crate::conformance::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::scenario::{Expect, Scenario, Step, search, search_limited};
 use crate::profile::Profile;
 use crate::profile::{Limit, Order, Timestamps};
 use crate::{Content, Event, MemoryEntry, Part, Session};
@@ -239,4 +239,92 @@ fn relevance_scenario() -> BoxedStrategy<Scenario> {
             }
         })
         .boxed()
+}
+
+rule! {
+    pub fn result_entry_ids -> ENTRY_IDS {
+        id: "result.entry_ids",
+        statement: "Every entry carries an id; the same stored memory carries the same id in every \
+                    search, and memories of events with different ids carry different ids.",
+        requirement: Requirement::Capability,
+        weight: 2,
+        applies: |profile: &Profile| {
+            if profile.capabilities.entry_ids {
+                Ok(())
+            } else {
+                Err("the profile does not declare the entry_ids capability".into())
+            }
+        },
+        scenarios: |profile| {
+            let events = per_search(profile, 4);
+            (key(), distinct_words(5), 1..=events, 1..=events)
+                .prop_map(move |(key, words, first, second)| {
+                    let shared = words[0];
+                    // Each event its own id, as ADK gives every event a fresh one.
+                    let session = |id: &str, n: usize, from: usize| {
+                        let texts: Vec<String> = (0..n)
+                            .map(|i| format!("{shared} {} {}", words[1 + (from + i) % 4], from + i))
+                            .collect();
+                        let mut session = session_of(&key, id, &texts);
+                        for (i, event) in session.events.iter_mut().enumerate() {
+                            event.id = format!("{id}-e-{i}");
+                        }
+                        session
+                    };
+                    Scenario {
+                        steps: vec![
+                            Step::Add(session("s-1", first, 0)),
+                            search(&key, shared, vec![Expect::StableIds]),
+                            Step::Add(session("s-2", second, first)),
+                            search(&key, shared, vec![Expect::StableIds]),
+                            search(&key, format!("{shared} {}", words[1]), vec![Expect::StableIds]),
+                        ],
+                    }
+                })
+                .boxed()
+        },
+    }
+}
+
+rule! {
+    pub fn result_limit_option -> LIMIT_OPTION {
+        id: "result.limit_option",
+        statement: "A search that asks for at most n entries returns the first n of what the \
+                    profile computes (its best n where it ranks), never more, never a duplicate.",
+        requirement: Requirement::Capability,
+        weight: 1,
+        applies: |profile: &Profile| {
+            if profile.capabilities.search_limit {
+                Ok(())
+            } else {
+                Err("the profile does not declare the search_limit capability".into())
+            }
+        },
+        scenarios: |profile| {
+            let cap = match profile.limit {
+                Limit::AtMost(n) => n + 5,
+                Limit::Unlimited => 40,
+            };
+            let lexical = profile.is_lexical();
+            (key(), select(WORDS.to_vec()), 1..=cap, 1..=cap + 3, 1..=3usize)
+                .prop_map(move |(key, word, matches, limit, sessions)| {
+                    let mut steps = Vec::new();
+                    for s in 0..sessions {
+                        let texts: Vec<String> = (0..matches)
+                            .filter(|m| m % sessions == s)
+                            .map(|m| format!("{word} {m}"))
+                            .collect();
+                        steps.push(Step::Add(session_of(&key, &format!("s-{s}"), &texts)));
+                    }
+                    let expect = if lexical {
+                        vec![Expect::Model, Expect::NoDuplicates]
+                    } else {
+                        vec![Expect::Count(matches.min(limit)), Expect::NoDuplicates]
+                    };
+                    steps.push(search_limited(&key, word, limit, expect));
+                    Scenario { steps }
+                })
+                .boxed()
+        },
+    }
 }
