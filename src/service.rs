@@ -124,8 +124,8 @@ pub trait MemoryService: Send + Sync {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct SearchOptions {
-    /// At most this many entries, the best first where the backend ranks (adk-rust's
-    /// `SearchRequest.limit`).
+    /// At most this many entries, the best first where the backend ranks, instead of the
+    /// backend's own limit (adk-rust's `SearchRequest.limit`, whose default is 10).
     pub limit: Option<usize>,
 }
 

@@ -215,3 +215,50 @@ export async function serve(factory, options) {
   }
   rmSync(root, {recursive: true, force: true});
 }
+
+/**
+ * The kit's deterministic embedder (`hashed-N`), the same vectors bit for bit as
+ * `memory_conformance::embed::HashedEmbedder` (docs/vector-search.md): NFC, lowercase, words of
+ * letters and numbers, each word a feature of weight 1 and each trigram of `<word>` one of
+ * weight 1/2, hashed with 64-bit FNV-1a into `dimensions` signed slots, normalised, `f32`.
+ */
+export class HashedEmbedder {
+  constructor(dimensions = 256) {
+    this.dimensions = Math.max(1, Math.trunc(dimensions));
+    this.name = `hashed-${this.dimensions}`;
+  }
+
+  static words(text) {
+    return text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  }
+
+  static fnv1a(bytes) {
+    let value = 0xcbf29ce484222325n;
+    for (const byte of bytes) value = ((value ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+    return value;
+  }
+
+  /** The vector of one text, as numbers holding `f32` values. */
+  embedOne(text) {
+    const sums = new Array(this.dimensions).fill(0);
+    const encoder = new TextEncoder();
+    const add = (feature, weight) => {
+      const value = HashedEmbedder.fnv1a(encoder.encode(feature));
+      const slot = Number(value % BigInt(this.dimensions));
+      sums[slot] += value >> 63n ? -weight : weight;
+    };
+    for (const word of HashedEmbedder.words(text)) {
+      add(`w:${word}`, 1);
+      const padded = ['<', ...word, '>'];
+      for (let i = 0; i + 3 <= padded.length; i += 1) add(`t:${padded.slice(i, i + 3).join('')}`, 0.5);
+    }
+    const length = Math.sqrt(sums.reduce((total, x) => total + x * x, 0));
+    if (length === 0) return sums.map(() => 0);
+    return sums.map((x) => Math.fround(x / length));
+  }
+
+  /** One vector per text, in order. */
+  embed(texts) {
+    return texts.map((text) => this.embedOne(text));
+  }
+}

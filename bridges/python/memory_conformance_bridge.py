@@ -53,7 +53,72 @@ PROTOCOL_VERSION = 2
 RFC3339 = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})")
 
 __all__ = ["serve", "session_from_kit", "events_from_kit", "entry_from_kit", "entry_to_kit", "Unsupported",
-           "PROTOCOL_VERSION"]
+           "HashedEmbedder", "PROTOCOL_VERSION"]
+
+
+class HashedEmbedder:
+    """The kit's deterministic embedder (``hashed-N``), the same vectors bit for bit as
+    ``memory_conformance::embed::HashedEmbedder`` (docs/vector-search.md): NFC, lowercase, words
+    of letters and numbers, each word a feature of weight 1 and each trigram of ``<word>`` one of
+    weight 1/2, hashed with 64-bit FNV-1a into ``dimensions`` signed slots, normalised.
+
+    Give it to a vector store under test so the kit can compute what it must return::
+
+        embedder = HashedEmbedder(256)
+        vectors = embedder.embed(["a flat white, please"])
+    """
+
+    def __init__(self, dimensions=256):
+        self.dimensions = max(1, int(dimensions))
+        self.name = f"hashed-{self.dimensions}"
+
+    @staticmethod
+    def _fnv1a(data):
+        value = 0xCBF29CE484222325
+        for byte in data:
+            value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        return value
+
+    @staticmethod
+    def words(text):
+        import unicodedata
+
+        lowered = unicodedata.normalize("NFC", text).lower()
+        words, word = [], []
+        for char in lowered:
+            if unicodedata.category(char)[0] in "LN":
+                word.append(char)
+            elif word:
+                words.append("".join(word))
+                word = []
+        if word:
+            words.append("".join(word))
+        return words
+
+    def embed_one(self, text):
+        """The vector of one text, as Python floats holding ``f32`` values."""
+        import math
+        import struct
+
+        sums = [0.0] * self.dimensions
+
+        def add(feature, weight):
+            value = self._fnv1a(feature.encode("utf-8"))
+            sums[value % self.dimensions] += -weight if value >> 63 else weight
+
+        for word in self.words(text):
+            add("w:" + word, 1.0)
+            padded = ["<", *word, ">"]
+            for i in range(len(padded) - 2):
+                add("t:" + "".join(padded[i:i + 3]), 0.5)
+        length = math.sqrt(sum(x * x for x in sums))
+        if length == 0.0:
+            return [0.0] * self.dimensions
+        return [struct.unpack("f", struct.pack("f", x / length))[0] for x in sums]
+
+    def embed(self, texts):
+        """One vector per text, in order."""
+        return [self.embed_one(text) for text in texts]
 
 
 def seconds(rfc3339):

@@ -126,6 +126,10 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
         "the `load_memory` tool run from a later session of the same user",
     ),
     (
+        "vector texts",
+        "stores whose texts share whole words, only inflections (trigrams), punctuated forms or nothing with the query, beside textless events, searched with and without a limit",
+    ),
+    (
         "event deltas",
         "deltas of events for a session or none, whose event ids repeat, extend or replace what the session holds, mixed with whole adds",
     ),
@@ -362,6 +366,28 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
         says: "every search has an expected answer: the oracle's",
         rules: &["model.random_ops", "index.text_only", "query.multi_word"],
         inputs: &["random operations"],
+    },
+    Clause {
+        id: "retrieval = vector, exact index",
+        says: "the stored events nearest to the query by cosine similarity under the declared embedder, nearest first, exactly the limit's worth",
+        rules: &[
+            "vector.nearest_first",
+            "model.random_ops",
+            "key.isolation",
+            "replace.readd_replaces",
+        ],
+        inputs: &[
+            "vector texts",
+            "random operations",
+            "near-miss keys",
+            "re-adds",
+        ],
+    },
+    Clause {
+        id: "retrieval = vector, approximate index",
+        says: "nearest first and only stored candidates, at least the declared share of the nearest",
+        rules: &["vector.nearest_first", "model.random_ops"],
+        inputs: &["vector texts", "random operations"],
     },
     Clause {
         id: "retrieval = semantic",
@@ -662,6 +688,12 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
 pub(crate) fn dimension_value_names() -> Vec<String> {
     let retrieval = |r: Retrieval| match r {
         Retrieval::Lexical => "retrieval = lexical",
+        Retrieval::Vector(vector) => match vector.index {
+            crate::profile::VectorIndex::Exact => "retrieval = vector, exact index",
+            crate::profile::VectorIndex::Approximate { .. } => {
+                "retrieval = vector, approximate index"
+            }
+        },
         Retrieval::Semantic => "retrieval = semantic",
     };
     let key = |k: KeyScheme| match k {
@@ -723,7 +755,15 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
     };
     let separators = Separators::AsciiWhitespace;
     let mut names: Vec<&str> = Vec::new();
-    names.extend([Retrieval::Lexical, Retrieval::Semantic].map(retrieval));
+    names.extend(
+        [
+            Retrieval::Lexical,
+            Retrieval::Vector(crate::profile::VectorSearch::exact("hashed-256")),
+            Retrieval::Vector(crate::profile::VectorSearch::approximate("hashed-256", 90)),
+            Retrieval::Semantic,
+        ]
+        .map(retrieval),
+    );
     names.extend([KeyScheme::Structured, KeyScheme::JoinedWithSlash].map(key));
     names.extend(
         [

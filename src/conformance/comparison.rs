@@ -2,10 +2,10 @@
 //! compared with the entries a backend returned.
 
 use super::mismatch::{Problem, count};
-use super::oracle::{Expected, Oracle};
+use super::oracle::{Expected, Oracle, Ranking};
 use super::scenario::{ContentsDisplay, EntriesDisplay, Expect, Search};
 use super::timestamp_format;
-use crate::profile::{Limit, Timestamps};
+use crate::profile::{Limit, Timestamps, VectorIndex};
 use crate::{Content, MemoryEntry};
 
 /// Checks `actual`, the answer to `search`, against each of its expectations in turn.
@@ -166,6 +166,9 @@ impl Expected {
     /// Checks `actual` against the expectation; on a mismatch, says what differs.
     pub(crate) fn check(&self, actual: &[MemoryEntry]) -> Result<(), String> {
         let actual: Vec<&Content> = actual.iter().map(|e| &e.content).collect();
+        if let Some(ranking) = &self.ranking {
+            return self.check_nearest(ranking, &actual);
+        }
         let expected: Vec<&Content> = self.contents.iter().collect();
         let cut = match self.limit {
             Limit::AtMost(n) if expected.len() > n => Some(n),
@@ -209,10 +212,105 @@ impl Expected {
         Ok(())
     }
 
+    /// How many entries a search may return: the limit, or every candidate.
+    fn cut(&self) -> usize {
+        match self.limit {
+            Limit::AtMost(n) => n.min(self.contents.len()),
+            Limit::Unlimited => self.contents.len(),
+        }
+    }
+
+    /// Checks a vector search's answer: every entry is a stored candidate, each at most as
+    /// often as stored, the nearer first; and under an exact index the answer is the nearest
+    /// `k`, under an approximate one at least the declared share of them.
+    fn check_nearest(&self, ranking: &Ranking, actual: &[&Content]) -> Result<(), String> {
+        /// Scores closer than this are ties (the backend computes in its own precision).
+        const TIE: f64 = 1e-5;
+        let mut used = vec![false; self.contents.len()];
+        let mut scores = Vec::with_capacity(actual.len());
+        for content in actual {
+            let Some(i) =
+                (0..self.contents.len()).find(|&i| !used[i] && &self.contents[i] == *content)
+            else {
+                return Err(format!(
+                    "an entry, {}, that is no candidate: not stored under this key, replaced, \
+                     deleted, returned twice, or without a word to embed",
+                    super::scenario::ContentDisplay(content)
+                ));
+            };
+            used[i] = true;
+            scores.push(ranking.scores[i]);
+        }
+        if let Some(w) = scores.windows(2).position(|w| w[1] > w[0] + TIE) {
+            return Err(format!(
+                "entry {} (similarity {:.4}) comes after a farther one (similarity {:.4})",
+                w + 2,
+                scores[w + 1],
+                scores[w]
+            ));
+        }
+        let k = self.cut();
+        // The k-th nearest similarity: an entry at least this near is one of the nearest k.
+        let kth = if k == 0 {
+            f64::INFINITY
+        } else {
+            ranking.scores[k - 1]
+        };
+        let nearest = scores.iter().filter(|&&s| s >= kth - TIE).count();
+        match ranking.index {
+            VectorIndex::Exact => {
+                if actual.len() != k {
+                    return Err(format!(
+                        "{} entries, but {} events have a vector and the limit is {}",
+                        actual.len(),
+                        self.contents.len(),
+                        limit_text(self.limit)
+                    ));
+                }
+                if nearest < k {
+                    return Err(format!(
+                        "{} of the entries are not among the {k} nearest by {}",
+                        k - nearest,
+                        ranking.embedder
+                    ));
+                }
+            }
+            VectorIndex::Approximate { min_recall_percent } => {
+                if actual.len() > k {
+                    return Err(format!(
+                        "{} entries, more than the {k} asked for",
+                        actual.len()
+                    ));
+                }
+                if nearest * 100 < usize::from(min_recall_percent) * k {
+                    return Err(format!(
+                        "{nearest} of the {k} nearest by {}, below the declared {min_recall_percent}%",
+                        ranking.embedder
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// What the expectation promises, for failure reports.
     pub(crate) fn describe(&self) -> String {
         if self.contents.is_empty() {
             return "nothing".into();
+        }
+        if let Some(ranking) = &self.ranking {
+            let how = match ranking.index {
+                VectorIndex::Exact => "the".to_owned(),
+                VectorIndex::Approximate { min_recall_percent } => {
+                    format!("at least {min_recall_percent}% of the")
+                }
+            };
+            return format!(
+                "{how} {} nearest of these {} by cosine similarity under {} (nearest first, ties in any order)",
+                self.cut(),
+                self.contents.len(),
+                ranking.embedder
+            );
         }
         match self.limit {
             Limit::AtMost(n) if self.contents.len() > n => {
@@ -222,6 +320,13 @@ impl Expected {
             _ if self.ordered => "exactly these, in this order".into(),
             _ => "exactly these, in any order".into(),
         }
+    }
+}
+
+fn limit_text(limit: Limit) -> String {
+    match limit {
+        Limit::AtMost(n) => n.to_string(),
+        Limit::Unlimited => "none".into(),
     }
 }
 

@@ -197,6 +197,24 @@ mod run {
         pub fn validate(&self) -> Result<(), String> {
             let implied = super::implied_violations(self.subject.profile());
             let mut problems = Vec::new();
+            if let Some(vector) = self.subject.profile().vector() {
+                match self.subject.embedder() {
+                    None => problems.push(format!(
+                        "the profile declares vector search with the embedder {:?}, which is \
+                         not the kit's (hashed-N): give the subject that embedder with \
+                         Subject::with_embedder",
+                        vector.embedder
+                    )),
+                    Some(embedder) if embedder.name() != vector.embedder => {
+                        problems.push(format!(
+                            "the profile declares the embedder {:?}, but the subject carries {:?}",
+                            vector.embedder,
+                            embedder.name()
+                        ));
+                    }
+                    Some(_) => {}
+                }
+            }
             for (i, known) in self.declared.iter().enumerate() {
                 let id = known.rule_id();
                 if rules::find(id).is_none() {

@@ -48,7 +48,7 @@ async fn run_in(
         namespace,
         instances: Vec::new(),
         current: 0,
-        oracle: Oracle::new(subject.profile()),
+        oracle: Oracle::with_embedder(subject.profile(), subject.embedder()),
         ids: Vec::new(),
         last_write: None,
         stats: RunStats::default(),
@@ -471,7 +471,8 @@ impl Run<'_> {
         let expected: Vec<Vec<Content>> = versions
             .iter()
             .map(|v| {
-                let mut oracle = Oracle::new(self.subject.profile());
+                let mut oracle =
+                    Oracle::with_embedder(self.subject.profile(), self.subject.embedder());
                 oracle.add(v);
                 oracle.search(&key.app_name, &key.user_id, query).contents
             })

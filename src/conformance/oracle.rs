@@ -2,19 +2,23 @@
 //! search should return after a sequence of adds.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
+use crate::embed::{Embedder, cosine};
 use crate::profile::Profile;
-use crate::profile::words::{IndexedEvent, Term, query_terms};
-use crate::profile::{EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd};
+use crate::profile::words::{IndexedEvent, Term, indexed_text, query_terms};
+use crate::profile::{EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd, VectorIndex};
 use crate::{Content, Event, MemoryEntry, Session};
 
 /// The session a delta without a session id goes to.
 const UNKNOWN_SESSION_ID: &str = "__unknown_session_id__";
 
 /// A store as the profile says it behaves.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Oracle {
     profile: Profile,
+    /// Where the profile declares vector search: the embedder its answers are computed with.
+    embedder: Option<Arc<dyn Embedder>>,
     stores: HashMap<StoreKey, ModelStore>,
 }
 
@@ -45,13 +49,43 @@ struct ModelEvent {
     id: String,
     content: Content,
     indexed: IndexedEvent,
+    /// Under vector search, the embedded text; `None` when it has no word (never a result).
+    vector: Option<Vec<f32>>,
 }
 
 impl Oracle {
+    /// The oracle of `profile`, whose vector search (if any) embeds with the kit's
+    /// [`HashedEmbedder`] it names.
+    #[cfg(test)]
     pub(crate) fn new(profile: &Profile) -> Self {
+        let embedder = profile
+            .vector()
+            .and_then(|v| crate::embed::HashedEmbedder::named(&v.embedder))
+            .map(|e| Arc::new(e) as Arc<dyn Embedder>);
+        Self::with_embedder(profile, embedder)
+    }
+
+    /// The oracle of `profile`, whose vector search embeds with `embedder`.
+    pub(crate) fn with_embedder(profile: &Profile, embedder: Option<Arc<dyn Embedder>>) -> Self {
         Self {
             profile: profile.clone(),
+            embedder: embedder.filter(|_| profile.vector().is_some()),
             stores: HashMap::new(),
+        }
+    }
+
+    /// A model event of `content`, indexed and (under vector search) embedded.
+    fn model_event(&self, id: String, content: Content) -> ModelEvent {
+        let vector = self.embedder.as_ref().and_then(|embedder| {
+            let text = indexed_text(&self.profile, &content);
+            let [vector] = embedder.embed(&[text.as_str()]).try_into().ok()?;
+            vector.iter().any(|&x| x != 0.0).then_some(vector)
+        });
+        ModelEvent {
+            id,
+            indexed: IndexedEvent::new(&self.profile, &content),
+            content,
+            vector,
         }
     }
 
@@ -75,11 +109,7 @@ impl Oracle {
             .filter(|event| !store.deleted.contains(&event.id))
             .filter_map(|event| Some((event, event.content.as_ref()?)))
             .filter(|(_, content)| !content.parts.is_empty())
-            .map(|(event, content)| ModelEvent {
-                id: event.id.clone(),
-                indexed: IndexedEvent::new(&self.profile, content),
-                content: content.clone(),
-            })
+            .map(|(event, content)| self.model_event(event.id.clone(), content.clone()))
             .collect()
     }
 
@@ -140,24 +170,19 @@ impl Oracle {
     /// Applies `add_memory(app_name, user_id, memories)`: each memory with a part is stored
     /// after the others, or over the one with its id.
     pub(crate) fn add_memories(&mut self, app_name: &str, user_id: &str, memories: &[MemoryEntry]) {
-        let profile = self.profile.clone();
-        let store = self.store_mut(app_name, user_id);
+        let deleted = self.store_mut(app_name, user_id).deleted.clone();
         let new: Vec<ModelEvent> = memories
             .iter()
             .filter(|memory| !memory.content.parts.is_empty())
-            .filter(|memory| {
-                memory
-                    .id
-                    .as_ref()
-                    .is_none_or(|id| !store.deleted.contains(id))
-            })
-            .map(|memory| ModelEvent {
-                id: memory.id.clone().unwrap_or_default(),
-                indexed: IndexedEvent::new(&profile, &memory.content),
-                content: memory.content.clone(),
+            .filter(|memory| memory.id.as_ref().is_none_or(|id| !deleted.contains(id)))
+            .map(|memory| {
+                self.model_event(
+                    memory.id.clone().unwrap_or_default(),
+                    memory.content.clone(),
+                )
             })
             .collect();
-        let session = store.memories_mut();
+        let session = self.store_mut(app_name, user_id).memories_mut();
         for memory in new {
             match session
                 .events
@@ -196,7 +221,7 @@ impl Oracle {
     }
 
     /// What `search_memory_with(app_name, user_id, query, limit)` should return: the profile's
-    /// answer, cut to `limit` too when one is given.
+    /// answer, cut to `limit` instead of the profile's limit when one is given.
     pub(crate) fn search_limited(
         &self,
         app_name: &str,
@@ -204,12 +229,18 @@ impl Oracle {
         query: &str,
         limit: Option<usize>,
     ) -> Expected {
-        let terms = query_terms(&self.profile, query);
+        // The profile's limit is what a search without options returns at most; a search that
+        // asks for a limit gets that one instead (adk-rust's `SearchRequest.limit`).
+        let limit = limit.map_or(self.profile.limit, Limit::AtMost);
         let mut sessions: Vec<&ModelSession> = self
             .stores
             .get(&self.store_key(app_name, user_id))
             .map(|s| s.sessions.iter().collect())
             .unwrap_or_default();
+        if let (Some(embedder), Some(vector)) = (&self.embedder, self.profile.vector()) {
+            return nearest(embedder.as_ref(), vector.index, &sessions, query, limit);
+        }
+        let terms = query_terms(&self.profile, query);
         if let Order::Insertion {
             integer_ids_first: true,
         } = self.profile.order
@@ -232,14 +263,10 @@ impl Oracle {
         if self.profile.order == Order::MatchedTerms {
             matches.sort_by_key(|(matched, _)| std::cmp::Reverse(*matched));
         }
-        let limit = match (self.profile.limit, limit) {
-            (Limit::Unlimited, None) => Limit::Unlimited,
-            (Limit::AtMost(n), None) | (Limit::Unlimited, Some(n)) => Limit::AtMost(n),
-            (Limit::AtMost(n), Some(m)) => Limit::AtMost(n.min(m)),
-        };
         Expected {
             contents: matches.into_iter().map(|(_, c)| c.clone()).collect(),
             limit,
+            ranking: None,
             ordered: matches!(
                 self.profile.order,
                 Order::Insertion { .. } | Order::MatchedTerms
@@ -323,15 +350,61 @@ fn array_index(id: &str) -> Option<u64> {
     (n < u64::from(u32::MAX) && n.to_string() == id).then_some(n)
 }
 
+/// The stored events of `sessions` that have a vector, nearest to `query` first (ties in
+/// insertion order), as a vector search with `index` returns them.
+fn nearest(
+    embedder: &dyn Embedder,
+    index: VectorIndex,
+    sessions: &[&ModelSession],
+    query: &str,
+    limit: Limit,
+) -> Expected {
+    let [query] = embedder.embed(&[query]).try_into().unwrap_or_default();
+    let mut scored: Vec<(f64, &Content)> = Vec::new();
+    // A query with no word has no direction: it finds nothing (R7).
+    if query.iter().any(|&x| x != 0.0) {
+        for event in sessions.iter().flat_map(|s| &s.events) {
+            if let Some(vector) = &event.vector {
+                scored.push((cosine(&query, vector), &event.content));
+            }
+        }
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    Expected {
+        contents: scored.iter().map(|(_, c)| (*c).clone()).collect(),
+        limit,
+        ordered: true,
+        ranking: Some(Ranking {
+            scores: scored.iter().map(|(score, _)| *score).collect(),
+            index,
+            embedder: embedder.name().to_owned(),
+        }),
+    }
+}
+
 /// The expected answer to one search.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Expected {
-    /// Every matching event's content, in the profile's order.
+    /// Every matching event's content, in the profile's order (under vector search, every
+    /// event with a vector, nearest first).
     pub(crate) contents: Vec<Content>,
     /// The profile's limit.
     pub(crate) limit: Limit,
     /// Whether the profile promises an order the kit can compute.
     pub(crate) ordered: bool,
+    /// Under vector search: each content's similarity to the query.
+    pub(crate) ranking: Option<Ranking>,
+}
+
+/// The similarities of a vector search's candidates.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Ranking {
+    /// Aligned with [`Expected::contents`]: each candidate's cosine similarity to the query.
+    pub(crate) scores: Vec<f64>,
+    /// How exact the index is.
+    pub(crate) index: VectorIndex,
+    /// The embedder's name, for failure reports.
+    pub(crate) embedder: String,
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::time::Duration;
 use super::namespace::Namespace;
 use super::options::RunOptions;
 use crate::MemoryService;
+use crate::embed::{Embedder, HashedEmbedder};
 use crate::profile::Profile;
 
 type Instance = Pin<Box<dyn Future<Output = Arc<dyn MemoryService>> + Send>>;
@@ -39,6 +40,7 @@ pub struct Subject {
     profile: Profile,
     factory: Arc<Factory>,
     cleanup: Option<Arc<Cleanup>>,
+    embedder: Option<Arc<dyn Embedder>>,
     pub(crate) options: RunOptions,
 }
 
@@ -71,8 +73,28 @@ impl Subject {
             profile,
             factory: erased,
             cleanup: None,
+            embedder: None,
             options: RunOptions::default(),
         }
+    }
+
+    /// The embedder the backend embeds with, for a vector profile whose embedder is not the
+    /// kit's own (`hashed-N`): the rules embed with it to compute the nearest events.
+    #[must_use]
+    pub fn with_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
+        self.embedder = Some(embedder);
+        self
+    }
+
+    /// The embedder the rules compute a vector profile's answers with: the one given with
+    /// [`with_embedder`](Self::with_embedder), else the kit's [`HashedEmbedder`] the profile
+    /// names, else none.
+    pub fn embedder(&self) -> Option<Arc<dyn Embedder>> {
+        if let Some(embedder) = &self.embedder {
+            return Some(Arc::clone(embedder));
+        }
+        let name = &self.profile.vector()?.embedder;
+        HashedEmbedder::named(name).map(|e| Arc::new(e) as Arc<dyn Embedder>)
     }
 
     /// Runs `cleanup` on a case's namespace once the case is over and every instance it
@@ -207,6 +229,10 @@ impl fmt::Debug for Subject {
         f.debug_struct("Subject")
             .field("backend", &self.backend)
             .field("profile", &self.profile.name)
+            .field(
+                "embedder",
+                &self.embedder.as_ref().map(|e| e.name().to_owned()),
+            )
             .field("options", &self.options)
             .finish_non_exhaustive()
     }

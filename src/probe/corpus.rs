@@ -12,6 +12,8 @@ pub const VERSION: u32 = 1;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[non_exhaustive]
 pub enum Dimension {
+    /// Whether matching is lexical or by similarity (it decides every probe).
+    Retrieval,
     /// How (app name, user id) selects a store.
     Key,
     /// What re-adding a session does.

@@ -61,6 +61,10 @@ impl Difference {
                 {
                     dimensions.push(Dimension::Limit);
                 }
+                // Retrieval by similarity decides every probe.
+                if !profile.is_lexical() {
+                    dimensions.insert(0, Dimension::Retrieval);
+                }
                 DifferenceRow {
                     probe: mine.probe.id,
                     query: mine.probe.query,
@@ -201,6 +205,7 @@ fn same(a: &Result<super::Hits, String>, b: &Result<super::Hits, String>) -> boo
 /// The profile's row for a dimension: (name, value).
 fn dimension(profile: &Profile, dimension: Dimension) -> (&'static str, String) {
     let name = match dimension {
+        Dimension::Retrieval => "retrieval",
         Dimension::Key => "key",
         Dimension::Readd => "re-add",
         Dimension::EventWords => "event words",

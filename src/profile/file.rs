@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
-    RemoveDiacritics, Retrieval, Separators, Timestamps, ToolData, Visibility, WordRule,
+    RemoveDiacritics, Retrieval, Separators, Timestamps, ToolData, VectorIndex, VectorSearch,
+    Visibility, WordRule,
 };
 
 /// The format version this kit reads and writes.
@@ -144,6 +145,8 @@ struct RawFile {
     name: Option<String>,
     provenance: Option<String>,
     retrieval: Option<RawRetrieval>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vector: Option<RawVector>,
     key: Option<RawKey>,
     readd: Option<RawReadd>,
     multi_word: Option<RawMultiWord>,
@@ -167,7 +170,25 @@ struct RawFile {
 #[serde(rename_all = "kebab-case")]
 enum RawRetrieval {
     Lexical,
+    Vector,
     Semantic,
+}
+
+/// `[vector]`: the embedder and the index of `retrieval = "vector"`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawVector {
+    embedder: String,
+    index: RawVectorIndex,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    min_recall_percent: Option<u8>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawVectorIndex {
+    Exact,
+    Approximate,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize)]
@@ -396,10 +417,24 @@ impl RawFile {
             profile.provenance = format!("extends {}", self.extends.as_deref().unwrap_or_default());
         }
         if let Some(value) = self.retrieval {
-            profile.retrieval = match value {
-                RawRetrieval::Lexical => Retrieval::Lexical,
-                RawRetrieval::Semantic => Retrieval::Semantic,
+            profile.retrieval = match (value, self.vector) {
+                (RawRetrieval::Lexical, None) => Retrieval::Lexical,
+                (RawRetrieval::Semantic, None) => Retrieval::Semantic,
+                (RawRetrieval::Vector, Some(vector)) => Retrieval::Vector(vector.into_search()?),
+                (RawRetrieval::Vector, None) => {
+                    return Err(
+                        "field `retrieval` is \"vector\": say which embedder and index \
+                                in a `[vector]` table (`embedder = \"hashed-256\"`, \
+                                `index = \"exact\"`)"
+                            .into(),
+                    );
+                }
+                (_, Some(_)) => {
+                    return Err("table `[vector]` is only for `retrieval = \"vector\"`".into());
+                }
             };
+        } else if self.vector.is_some() {
+            return Err("table `[vector]` needs `retrieval = \"vector\"`".into());
         }
         if let Some(value) = self.key {
             profile.key = match value {
@@ -564,7 +599,19 @@ impl RawFile {
             provenance: Some(p.provenance.clone()),
             retrieval: Some(match p.retrieval {
                 Retrieval::Lexical => RawRetrieval::Lexical,
+                Retrieval::Vector(_) => RawRetrieval::Vector,
                 Retrieval::Semantic => RawRetrieval::Semantic,
+            }),
+            vector: p.vector().map(|vector| RawVector {
+                embedder: vector.embedder.clone(),
+                index: match vector.index {
+                    VectorIndex::Exact => RawVectorIndex::Exact,
+                    VectorIndex::Approximate { .. } => RawVectorIndex::Approximate,
+                },
+                min_recall_percent: match vector.index {
+                    VectorIndex::Exact => None,
+                    VectorIndex::Approximate { min_recall_percent } => Some(min_recall_percent),
+                },
             }),
             key: Some(match p.key {
                 KeyScheme::Structured => RawKey::Structured,
@@ -672,6 +719,30 @@ impl RawFile {
                 || gate.seed.is_some()
                 || gate.op_timeout_seconds.is_some())
             .then_some(gate),
+        }
+    }
+}
+
+impl RawVector {
+    fn into_search(self) -> Result<VectorSearch, String> {
+        if self.embedder.trim().is_empty() {
+            return Err("field `vector.embedder`: name the embedder (`hashed-256`)".into());
+        }
+        match (self.index, self.min_recall_percent) {
+            (RawVectorIndex::Exact, None) => Ok(VectorSearch::exact(self.embedder)),
+            (RawVectorIndex::Exact, Some(_)) => Err(
+                "field `vector.min_recall_percent` is for `index = \"approximate\"`: an exact \
+                 index finds every nearest event"
+                    .into(),
+            ),
+            (RawVectorIndex::Approximate, Some(percent @ 1..=100)) => {
+                Ok(VectorSearch::approximate(self.embedder, percent))
+            }
+            (RawVectorIndex::Approximate, _) => Err(
+                "field `vector.min_recall_percent`: an approximate index declares the share of \
+                 the nearest events it finds, from 1 to 100"
+                    .into(),
+            ),
         }
     }
 }

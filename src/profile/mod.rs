@@ -76,20 +76,88 @@ impl Profile {
         self
     }
 
-    /// Whether the kit can compute the expected results of searches (a lexical backend).
+    /// Whether matching is lexical: the kit computes every search's matches from the word
+    /// rules.
     pub fn is_lexical(&self) -> bool {
         self.retrieval == Retrieval::Lexical
     }
+
+    /// The vector search the profile declares, if it declares one.
+    pub fn vector(&self) -> Option<&VectorSearch> {
+        match &self.retrieval {
+            Retrieval::Vector(search) => Some(search),
+            _ => None,
+        }
+    }
 }
 
-/// Whether matching is lexical.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// How a search finds what matches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub enum Retrieval {
     /// Matches words by the profile's rules: every search has an expected answer.
     Lexical,
-    /// Matches by meaning (embeddings): held to the contract rules only.
+    /// Ranks stored events by the cosine similarity of their embedded text to the embedded
+    /// query, with a named embedder: the kit embeds the same way and computes the nearest
+    /// events (`docs/vector-search.md`).
+    Vector(VectorSearch),
+    /// Matches by meaning in a way the kit cannot compute (a remote model, a hybrid ranker):
+    /// held to the contract rules only.
     Semantic,
+}
+
+/// A vector backend's declaration: which embedder, and how exact its index is.
+///
+/// ```
+/// use memory_conformance::profile::{VectorIndex, VectorSearch};
+/// let hnsw = VectorSearch::approximate("hashed-256", 90);
+/// assert_eq!(hnsw.index, VectorIndex::Approximate { min_recall_percent: 90 });
+/// assert_eq!(VectorSearch::exact("hashed-256").index, VectorIndex::Exact);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct VectorSearch {
+    /// The embedder's name, as [`Embedder::name`](crate::embed::Embedder::name) gives it:
+    /// `hashed-256` is the kit's own; any other the gate's subject must carry
+    /// ([`Subject::with_embedder`](crate::conformance::Subject::with_embedder)).
+    pub embedder: String,
+    /// Whether every stored vector is scored, or an approximate index may miss some.
+    pub index: VectorIndex,
+}
+
+impl VectorSearch {
+    /// An exact index over `embedder`'s vectors: every search returns the nearest.
+    pub fn exact(embedder: impl Into<String>) -> Self {
+        Self {
+            embedder: embedder.into(),
+            index: VectorIndex::Exact,
+        }
+    }
+
+    /// An approximate index (HNSW, IVFFlat) over `embedder`'s vectors that finds at least
+    /// `min_recall_percent` of the nearest.
+    pub fn approximate(embedder: impl Into<String>, min_recall_percent: u8) -> Self {
+        Self {
+            embedder: embedder.into(),
+            index: VectorIndex::Approximate {
+                min_recall_percent: min_recall_percent.min(100),
+            },
+        }
+    }
+}
+
+/// How exact a vector index is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum VectorIndex {
+    /// Every stored vector is scored: the results are exactly the nearest, in order.
+    Exact,
+    /// An approximate index: of the `k` nearest, at least this share (in percent) is returned,
+    /// and what is returned is in order and stored under the key.
+    Approximate {
+        /// The declared recall tolerance, in percent of the nearest `k`.
+        min_recall_percent: u8,
+    },
 }
 
 /// How (app name, user id) selects a store.

@@ -4,14 +4,14 @@ use std::fmt;
 
 use super::{
     EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval,
-    Separators, Timestamps, ToolData, Visibility, WordRule,
+    Separators, Timestamps, ToolData, VectorIndex, Visibility, WordRule,
 };
 
 impl Profile {
     /// The profile's dimensions as (dimension, description) rows, in a fixed order.
     pub fn rows(&self) -> Vec<(&'static str, String)> {
         vec![
-            ("retrieval", retrieval(self.retrieval).into()),
+            ("retrieval", retrieval(&self.retrieval)),
             ("key", key(self.key).into()),
             ("re-add", readd(self.readd).into()),
             ("event words", event_words(self.event_words)),
@@ -78,10 +78,17 @@ impl fmt::Display for Profile {
     }
 }
 
-fn retrieval(value: Retrieval) -> &'static str {
+fn retrieval(value: &Retrieval) -> String {
     match value {
-        Retrieval::Lexical => "lexical",
-        Retrieval::Semantic => "semantic (contract rules only)",
+        Retrieval::Lexical => "lexical".into(),
+        Retrieval::Vector(vector) => match vector.index {
+            VectorIndex::Exact => format!("vector, {} embeddings, exact nearest", vector.embedder),
+            VectorIndex::Approximate { min_recall_percent } => format!(
+                "vector, {} embeddings, approximate (at least {min_recall_percent}% of the nearest)",
+                vector.embedder
+            ),
+        },
+        Retrieval::Semantic => "semantic (contract rules only)".into(),
     }
 }
 

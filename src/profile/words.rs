@@ -264,30 +264,36 @@ pub(crate) struct IndexedEvent {
     lowered: String,
 }
 
+/// The text of `content` a backend indexes under `profile`: its text parts, and where tool
+/// data is indexed the names and string values of its calls and responses, joined by spaces.
+pub(crate) fn indexed_text(profile: &Profile, content: &Content) -> String {
+    let mut texts: Vec<String> = content
+        .texts()
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if profile.tool_data == ToolData::Indexed {
+        for part in &content.parts {
+            match part {
+                Part::FunctionCall { name, args } => {
+                    texts.push(name.clone());
+                    collect_strings(args, &mut texts);
+                }
+                Part::FunctionResponse { name, response } => {
+                    texts.push(name.clone());
+                    collect_strings(response, &mut texts);
+                }
+                _ => {}
+            }
+        }
+    }
+    texts.join(" ")
+}
+
 impl IndexedEvent {
     /// Indexes `content` under `profile`'s word rule and tool-data rule.
     pub(crate) fn new(profile: &Profile, content: &Content) -> Self {
-        let mut texts: Vec<String> = content
-            .texts()
-            .filter(|t| !t.is_empty())
-            .map(str::to_owned)
-            .collect();
-        if profile.tool_data == ToolData::Indexed {
-            for part in &content.parts {
-                match part {
-                    Part::FunctionCall { name, args } => {
-                        texts.push(name.clone());
-                        collect_strings(args, &mut texts);
-                    }
-                    Part::FunctionResponse { name, response } => {
-                        texts.push(name.clone());
-                        collect_strings(response, &mut texts);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let joined = texts.join(" ");
+        let joined = indexed_text(profile, content);
         let words = text_words(profile.event_words, &joined);
         let substrings = matches!(
             profile.query_terms,

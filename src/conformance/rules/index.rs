@@ -4,7 +4,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use serde_json::json;
 
-use super::{Requirement, always, exactly, lexical_only};
+use super::{Requirement, always, computable, exactly};
 use crate::conformance::generate::{
     WORDS, content, distinct_words, event_at, key, text_event, textless_event,
 };
@@ -19,7 +19,7 @@ rule! {
                     profile that indexes it.",
         requirement: Requirement::Profile,
         weight: 1,
-        applies: lexical_only,
+        applies: computable,
         scenarios: |_| {
             (key(), distinct_words(2), 0..7usize, any::<bool>())
                 .prop_map(|(key, words, place, with_text)| {

@@ -70,6 +70,7 @@ mod recall;
 mod replace;
 mod result;
 mod scope;
+mod vector;
 
 use std::fmt;
 
@@ -83,7 +84,7 @@ use super::scenario::{Expect, Scenario};
 use super::subject::Subject;
 use super::verdict::Verdict;
 use crate::Content;
-use crate::profile::Profile;
+use crate::profile::{Profile, Retrieval};
 
 pub use self::concurrency::{concurrency_adds_land, concurrency_atomic_replace};
 pub use self::delta::delta_as_declared;
@@ -107,6 +108,7 @@ pub use self::result::{
     result_entry_ids, result_fidelity, result_limit, result_limit_option, result_order,
 };
 pub use self::scope::scope_shared;
+pub use self::vector::vector_nearest_first;
 
 /// Whether a rule binds every backend or only what a profile declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -233,7 +235,7 @@ pub fn find(id: &str) -> Option<&'static Rule> {
     CATALOGUE.iter().find(|rule| rule.id == id)
 }
 
-static CATALOGUE: [Rule; 31] = [
+static CATALOGUE: [Rule; 32] = [
     key::ISOLATION,
     key::NO_SEPARATOR_COLLISION,
     replace::READD_REPLACES,
@@ -250,6 +252,7 @@ static CATALOGUE: [Rule; 31] = [
     query::DIGITS,
     query::NON_ASCII,
     query::MULTI_WORD,
+    vector::NEAREST_FIRST,
     result::FIDELITY,
     result::LIMIT,
     result::ORDER,
@@ -272,18 +275,29 @@ fn always(_: &Profile) -> Result<(), String> {
     Ok(())
 }
 
-/// Applies to lexical backends only.
+/// Applies to lexical backends only: the rules of how words are cut and matched.
 fn lexical_only(profile: &Profile) -> Result<(), String> {
-    if profile.is_lexical() {
-        Ok(())
-    } else {
-        Err("the profile declares semantic retrieval, so no lexical result can be computed".into())
+    match profile.retrieval {
+        Retrieval::Lexical => Ok(()),
+        Retrieval::Vector(_) => Err("the profile declares vector retrieval: words are not \
+                                     matched but embedded, and model.random_ops and \
+                                     vector.nearest_first check the ranking"
+            .into()),
+        Retrieval::Semantic => Err(
+            "the profile declares semantic retrieval, so no lexical result can be computed".into(),
+        ),
     }
 }
 
-/// Applies where the kit computes every search's answer from the profile (a lexical backend).
+/// Applies where the kit computes every search's answer from the profile: a lexical backend,
+/// or a vector one whose embedder the kit embeds with.
 fn computable(profile: &Profile) -> Result<(), String> {
-    lexical_only(profile)
+    match profile.retrieval {
+        Retrieval::Lexical | Retrieval::Vector(_) => Ok(()),
+        Retrieval::Semantic => {
+            Err("the profile declares semantic retrieval, so no result can be computed".into())
+        }
+    }
 }
 
 /// Exactly `contents` for a lexical backend; for a semantic one, at least them, once each.

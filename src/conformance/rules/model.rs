@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use super::{Requirement, lexical_only};
+use super::{Requirement, computable};
 use crate::conformance::generate::{
     SEPARATORS, join_with_separators, mixed_words, text_event, textless_event,
 };
@@ -18,7 +18,7 @@ rule! {
                     what the profile's model computes.",
         requirement: Requirement::Profile,
         weight: 2,
-        applies: lexical_only,
+        applies: computable,
         scenarios: |profile| {
             let capabilities = profile.capabilities;
             let keys = [

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use super::{Requirement, always, exactly, lexical_only, none_of, per_search};
+use super::{Requirement, always, computable, exactly, none_of, per_search};
 use crate::conformance::generate::{
     ABSENT, SESSION_IDS, WORDS, content, distinct_words, event_at, key, key_and_near_miss,
     session_id_and_near_miss, session_of, text_event, textless_event,
@@ -166,7 +166,7 @@ rule! {
                     else, and another session's events with the same ids are untouched.",
         requirement: Requirement::Profile,
         weight: 1,
-        applies: lexical_only,
+        applies: computable,
         scenarios: |_| {
             // A version: which of three event ids it holds, in which order, and what each holds.
             let version = (

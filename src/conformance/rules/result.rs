@@ -290,7 +290,8 @@ rule! {
     pub fn result_limit_option -> LIMIT_OPTION {
         id: "result.limit_option",
         statement: "A search that asks for at most n entries returns the first n of what the \
-                    profile computes (its best n where it ranks), never more, never a duplicate.",
+                    profile computes (its best n where it ranks), n instead of the profile's own \
+                    limit, never more, never a duplicate.",
         requirement: Requirement::Capability,
         weight: 1,
         applies: |profile: &Profile| {
