@@ -538,6 +538,27 @@ mod tests {
         assert_eq!(ids, [t.cls, 7, 8, t.sep]);
     }
 
+    proptest::proptest! {
+        /// No panic on any string, and the ids stay in shape: `[CLS]` first, `[SEP]` last, at
+        /// most `max_len`.
+        #[test]
+        fn any_string_encodes_within_bounds(
+            text in proptest::prop_oneof![
+                proptest::prelude::any::<String>(),
+                "\\PC{0,200}",
+                "[a-z\\[\\] A-Z#\u{301}\u{4e2d}]{0,60}",
+            ],
+            max_len in 2usize..300,
+        ) {
+            let t = tiny();
+            let ids = t.encode(&text, max_len);
+            proptest::prop_assert!(ids.len() >= 2 && ids.len() <= max_len);
+            proptest::prop_assert_eq!(ids[0], t.cls);
+            proptest::prop_assert_eq!(ids[ids.len() - 1], t.sep);
+            proptest::prop_assert!(ids.iter().all(|id| *id <= t.max_id()));
+        }
+    }
+
     #[test]
     fn the_pre_tokenizer_splits_as_bert() {
         let words: Vec<&str> = pre_tokenize("Hey friend!     How are you?!?").collect();

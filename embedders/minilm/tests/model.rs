@@ -148,7 +148,7 @@ fn batch_matches_reference() -> Result<(), Failed> {
         max_diff = max_diff.max(diff);
     }
     println!(
-        "reference: {} sentences in one batch, min cosine {min_cosine:.9}, max abs diff {max_diff:.3e}",
+        "reference: {} sentences in one batch, min cosine {min_cosine:.12}, max abs diff {max_diff:.3e}",
         texts.len()
     );
     if min_cosine < MIN_COSINE || max_diff > MAX_ABS_DIFF {
