@@ -334,7 +334,7 @@ async fn a_working_child_stores_and_finds_with_stores_kept_apart() {
     let bridge = reference_bridge().await;
     assert_eq!(
         (bridge.backend(), bridge.version()),
-        ("reference-over-dicts", "test 1")
+        ("reference-over-dicts", "test 2")
     );
     let first = bridge.store("first").await.unwrap();
     let second = bridge.store("second").await.unwrap();

@@ -9,6 +9,8 @@ pub fn bundled() -> Vec<Gate> {
         Gate::reference(),
         memory_sqlite_fts5::gate(),
         memory_segmented_bm25::gate(),
+        memory_vector::gate(),
+        memory_vector::minilm_gate(),
         memory_conformance_adk_rust::in_memory_gate(),
         memory_conformance_adk_rust::sqlite_gate(),
         memory_conformance_bridges::adk_python_gate(),

@@ -15,8 +15,8 @@ use memory_conformance::conformance::rules::{self, Rule};
 use memory_conformance::conformance::{Gate, Subject, Verdict};
 use memory_conformance::profile::ProfileFile;
 use memory_conformance::profile::{
-    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics, Separators,
-    Timestamps, ToolData, WordRule,
+    Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
+    RemoveDiacritics, Separators, Timestamps, ToolData, WordRule,
 };
 use memory_conformance::{Event, MemoryService, Session};
 
@@ -107,6 +107,8 @@ pub fn infer(
 ) -> Inference {
     let subject_for = |profile: &Profile| subject.clone().with_profile(profile.clone());
     let mut profile = Profile::reference().named(subject.backend());
+    // The two calls only, until a capability's rules show the backend has it.
+    profile.capabilities = Capabilities::default();
     profile.provenance = format!(
         "inferred by memory-conformance {}",
         env!("CARGO_PKG_VERSION")
@@ -433,6 +435,66 @@ pub fn infer(
         {
             profile.capabilities = base.capabilities;
             last.value = "neither durable nor shared".into();
+            last.rules.clear();
+            last.misfit = None;
+        }
+    }
+    // Each call beyond the two: claimed where its rule holds, else not (which checks nothing).
+    let optional: [(
+        &'static str,
+        &'static str,
+        Vec<(&str, fn(&mut Capabilities))>,
+    ); 5] = [
+        (
+            "entry ids",
+            "result.entry_ids",
+            vec![("entry ids", |c| c.entry_ids = true)],
+        ),
+        (
+            "search limit",
+            "result.limit_option",
+            vec![("a search limit", |c| c.search_limit = true)],
+        ),
+        (
+            "event delta",
+            "delta.as_declared",
+            vec![
+                ("appends events with new ids", |c| {
+                    c.events_delta = Some(EventsDelta::AppendNewIds)
+                }),
+                ("upserts events by id", |c| {
+                    c.events_delta = Some(EventsDelta::UpsertByEventId)
+                }),
+            ],
+        ),
+        (
+            "explicit memories",
+            "memories.searchable",
+            vec![("explicit memories", |c| c.explicit_memories = true)],
+        ),
+        (
+            "delete by id",
+            "forget.never_returned",
+            vec![("delete by id", |c| c.delete = true)],
+        ),
+    ];
+    for (dimension, rule, values) in optional {
+        let base = profile.clone();
+        let candidates = values
+            .into_iter()
+            .map(|(value, claim)| {
+                (
+                    value.to_owned(),
+                    with(&base, &|p| claim(&mut p.capabilities)),
+                )
+            })
+            .collect();
+        decide(&mut decisions, &mut profile, dimension, &[rule], candidates);
+        if let Some(last) = decisions.last_mut()
+            && last.misfit.is_some()
+        {
+            profile.capabilities = base.capabilities;
+            last.value = "not claimed".into();
             last.rules.clear();
             last.misfit = None;
         }

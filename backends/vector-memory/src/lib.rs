@@ -26,5 +26,5 @@
 mod gate;
 mod service;
 
-pub use gate::{gate, profile};
+pub use gate::{gate, minilm_gate, minilm_profile, profile};
 pub use service::{Deviation, TOP_K, VectorMemory};

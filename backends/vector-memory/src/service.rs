@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, PoisonError, RwLock};
 
-use memory_conformance::embed::{Embedder, cosine};
+use memory_conformance::embed::{Embedder, cosine, has_word};
 use memory_conformance::{
     Event, MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, SearchOptions, Session,
     async_trait,
@@ -28,8 +28,8 @@ pub enum Deviation {
 ///
 /// - **Key**: (app name, user id) kept apart, byte for byte; then the session id.
 /// - **Write**: a re-add replaces the session's events (those whose content has a part). An
-///   event's text parts are joined with a space and embedded; an event whose text embeds to the
-///   zero vector (no word at all: tool data, inline data, punctuation) is stored but never
+///   event's text parts are joined with a space and embedded; an event whose text holds no word
+///   (a letter or number: tool data, inline data, punctuation only) is stored but never
 ///   returned.
 /// - **Search**: the query's vector against every stored vector of the key; the nearest
 ///   [`TOP_K`] (or as many as the search asks for) by cosine similarity, ties in insertion
@@ -107,17 +107,18 @@ impl VectorMemory {
             .zip(vectors)
             .filter_map(|((event, _), vector)| {
                 let entry = MemoryEntry::from_event(event)?.with_id(event.id.clone());
-                let vector = vector.iter().any(|&x| x != 0.0).then_some(vector);
+                let vector = has_word(&entry.content.texts().collect::<Vec<_>>().join(" "))
+                    .then_some(vector);
                 Some(StoredEvent { entry, vector })
             })
             .collect()
     }
 
     fn search(&self, app: &str, user: &str, query: &str, limit: usize) -> Vec<MemoryEntry> {
-        let [query] = self.embedder.embed(&[query]).try_into().unwrap_or_default();
-        if query.iter().all(|&x| x == 0.0) {
+        if !has_word(query) {
             return Vec::new();
         }
+        let [query] = self.embedder.embed(&[query]).try_into().unwrap_or_default();
         let stores = self.stores.read().unwrap_or_else(PoisonError::into_inner);
         let key = (app.to_owned(), user.to_owned());
         let keys: Vec<&Store> = match self.deviation {

@@ -296,3 +296,18 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// The model as the kit's embedder, for vector backends and their gates.
+impl memory_conformance::embed::Embedder for MiniLm {
+    fn name(&self) -> &str {
+        MiniLm::name(self)
+    }
+
+    fn dimensions(&self) -> usize {
+        MiniLm::dimensions(self)
+    }
+
+    fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>> {
+        MiniLm::embed(self, texts)
+    }
+}
