@@ -256,6 +256,21 @@ impl MiniLm {
     }
 }
 
+/// The model as the kit's embedder, for vector backends and their gates.
+impl memory_conformance::embed::Embedder for MiniLm {
+    fn name(&self) -> &str {
+        MiniLm::name(self)
+    }
+
+    fn dimensions(&self) -> usize {
+        MiniLm::dimensions(self)
+    }
+
+    fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>> {
+        MiniLm::embed(self, texts)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,20 +309,5 @@ mod tests {
             "{message}"
         );
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-}
-
-/// The model as the kit's embedder, for vector backends and their gates.
-impl memory_conformance::embed::Embedder for MiniLm {
-    fn name(&self) -> &str {
-        MiniLm::name(self)
-    }
-
-    fn dimensions(&self) -> usize {
-        MiniLm::dimensions(self)
-    }
-
-    fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>> {
-        MiniLm::embed(self, texts)
     }
 }
