@@ -44,6 +44,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
+pub mod benchmark;
 pub mod conformance;
 pub mod embed;
 mod error;

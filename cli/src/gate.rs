@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use memory_conformance::benchmark::RecallFloor;
 use memory_conformance::conformance::rules::{self, Rule};
 use memory_conformance::conformance::{Gate, Subject, Verdict};
 use memory_conformance::process::ProcessBridge;
@@ -46,6 +47,9 @@ pub struct Options {
     pub snapshots: Option<PathBuf>,
     /// How long one call of the bridge may take.
     pub op_timeout: Duration,
+    /// The least recall on the recall benchmark the backend declares (test `recall.floor`);
+    /// no such test when empty.
+    pub recall_floor: RecallFloor,
 }
 
 /// One test of the run: a rule, or the recall snapshot.
@@ -72,6 +76,7 @@ struct Summary<'a> {
 }
 
 const RECALL: &str = "snapshot.recall";
+const FLOOR: &str = "recall.floor";
 
 /// Runs the gate; `Err` is bad input or a backend that could not start (exit 2).
 pub fn run(options: Options) -> Result<ExitCode, String> {
@@ -91,14 +96,17 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         return Err(format!("the gate's declaration is wrong: {problem}"));
     }
     let selected = select(&options, &backend)?;
-    let filtered_out =
-        rules::catalogue().len() + usize::from(options.snapshots.is_some()) - selected.len();
+    let filtered_out = rules::catalogue().len()
+        + usize::from(options.snapshots.is_some())
+        + usize::from(!options.recall_floor.is_empty())
+        - selected.len();
     let mut runs = Vec::new();
     let mut printer = Printer::new(!options.json, selected.len());
     for test in &selected {
         let run = match test {
             Selected::Rule(rule) => rule_run(&gate, rule),
             Selected::Recall(dir) => recall_run(&gate, dir),
+            Selected::Floor(floor) => floor_run(&gate, floor),
         };
         printer.line(&run);
         runs.push(run);
@@ -200,6 +208,7 @@ fn gate(options: &Options, subject: Subject, shown: &str) -> Gate {
             .map(|c| format!(" --cases {c}"))
             .unwrap_or_default()
     ));
+    gate = gate.recall_floor(options.recall_floor.clone());
     if let Some(cases) = options.cases {
         gate = gate.cases(cases);
     }
@@ -217,9 +226,11 @@ fn gate(options: &Options, subject: Subject, shown: &str) -> Gate {
 enum Selected {
     Rule(&'static Rule),
     Recall(PathBuf),
+    Floor(RecallFloor),
 }
 
-/// The tests `--rules` and `--partition` leave, in catalogue order, the recall last.
+/// The tests `--rules` and `--partition` leave, in catalogue order, the recall snapshot and
+/// the recall floor last.
 fn select(options: &Options, backend: &str) -> Result<Vec<Selected>, String> {
     let matches = |id: &str| {
         options.rules.is_empty()
@@ -237,7 +248,10 @@ fn select(options: &Options, backend: &str) -> Result<Vec<Selected>, String> {
         let pattern = pattern
             .strip_prefix(&format!("{backend}::"))
             .unwrap_or(pattern);
-        let known = rules::catalogue().iter().map(Rule::id).chain([RECALL]);
+        let known = rules::catalogue()
+            .iter()
+            .map(Rule::id)
+            .chain([RECALL, FLOOR]);
         let mut known = known.filter(|id| match pattern.strip_suffix('*') {
             Some(prefix) => id.starts_with(prefix),
             None => *id == pattern,
@@ -245,7 +259,7 @@ fn select(options: &Options, backend: &str) -> Result<Vec<Selected>, String> {
         if known.next().is_none() {
             let ids: Vec<&str> = rules::catalogue().iter().map(Rule::id).collect();
             return Err(format!(
-                "--rules {pattern:?} matches no test; the rules are {} and {RECALL}",
+                "--rules {pattern:?} matches no test; the rules are {}, {RECALL} and {FLOOR}",
                 ids.join(", ")
             ));
         }
@@ -259,6 +273,9 @@ fn select(options: &Options, backend: &str) -> Result<Vec<Selected>, String> {
         && matches(RECALL)
     {
         selected.push(Selected::Recall(dir.clone()));
+    }
+    if !options.recall_floor.is_empty() && matches(FLOOR) {
+        selected.push(Selected::Floor(options.recall_floor.clone()));
     }
     if let Some((part, of)) = options.partition {
         selected = selected
@@ -310,11 +327,10 @@ fn recall_run(gate: &Gate, dir: &std::path::Path) -> TestRun {
             }
         })
         .collect();
-    let pinned = gate.observe_recall().and_then(|(recall, difference)| {
-        let recall = snapshot::pin(dir, &format!("{stem}.recall.md"), &recall);
-        let difference = snapshot::pin(dir, &format!("{stem}.recall_vs_reference.md"), &difference);
-        let problems: Vec<String> = [recall, difference]
-            .into_iter()
+    let pinned = gate.observe_recall().and_then(|pins| {
+        let problems: Vec<String> = pins
+            .iter()
+            .map(|(suffix, text)| snapshot::pin(dir, &format!("{stem}.{suffix}.md"), text))
             .filter_map(Result::err)
             .collect();
         if problems.is_empty() {
@@ -329,6 +345,21 @@ fn recall_run(gate: &Gate, dir: &std::path::Path) -> TestRun {
     };
     TestRun {
         name,
+        outcome,
+        detail,
+        known_violation: false,
+    }
+}
+
+/// The recall benchmark against a fresh store, checked against the declared floor.
+fn floor_run(gate: &Gate, floor: &RecallFloor) -> TestRun {
+    let checked = gate.benchmark().and_then(|run| floor.check(&run));
+    let (outcome, detail) = match checked {
+        Ok(()) => ("ok", None),
+        Err(problem) => ("FAILED", Some(format!("{problem}declared: {floor}"))),
+    };
+    TestRun {
+        name: gate.subject().test_name(FLOOR),
         outcome,
         detail,
         known_violation: false,

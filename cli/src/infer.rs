@@ -440,11 +440,7 @@ pub fn infer(
         }
     }
     // Each call beyond the two: claimed where its rule holds, else not (which checks nothing).
-    let optional: [(
-        &'static str,
-        &'static str,
-        Vec<(&str, fn(&mut Capabilities))>,
-    ); 5] = [
+    let optional: [OptionalCall; 5] = [
         (
             "entry ids",
             "result.entry_ids",
@@ -648,3 +644,11 @@ fn count_limit(subject: &Subject) -> Option<usize> {
         (found < 500).then_some(found.max(1))
     })
 }
+
+/// A call beyond the two: its name, the rule that decides it, and each value it can be
+/// claimed with (a name, and how the claim sets the capabilities).
+type OptionalCall = (
+    &'static str,
+    &'static str,
+    Vec<(&'static str, fn(&mut Capabilities))>,
+);

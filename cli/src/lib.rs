@@ -7,5 +7,6 @@ pub mod gate;
 pub mod infer;
 pub mod junit;
 pub mod profiles;
+pub mod recall;
 pub mod report;
 pub mod snapshot;

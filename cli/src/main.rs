@@ -3,7 +3,7 @@
 
 mod diagnose;
 mod explain;
-use memory_conformance_cli::{backends, gate, infer, profiles, report, snapshot};
+use memory_conformance_cli::{backends, gate, infer, profiles, recall, report, snapshot};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -143,6 +143,47 @@ enum Command {
         /// Fail (exit 1) when a backend cannot run here, instead of reporting it as not run.
         #[arg(long)]
         require_all: bool,
+    },
+    /// Run the recall benchmark (docs/recall-benchmark.md) against a bundled backend or one
+    /// behind a bridge command: recall@1, @5, @10 and MRR, overall and per question kind, and
+    /// each question's outcome; `--output` saves the run for `compare`.
+    #[command(
+        after_help = "Examples:\n  memory-conformance benchmark --backend sqlite-fts5\n  memory-conformance benchmark --profile my-backend.toml --output before.json -- python3 bridge.py"
+    )]
+    Benchmark {
+        /// A bundled backend, instead of a bridge command.
+        #[arg(long, value_name = "NAME")]
+        backend: Option<String>,
+        /// With a bridge command: the profile the backend declares (a file or a preset name).
+        #[arg(long, value_name = "FILE|NAME", default_value = "reference")]
+        profile: String,
+        /// Save the run as JSON here, to compare it later.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// How long one call of the bridge may take, in seconds.
+        #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+        op_timeout: u64,
+        /// The bridge's program and arguments.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<std::ffi::OsString>,
+    },
+    /// Compare two runs of the recall benchmark question by question: the figures side by
+    /// side, the questions gained and lost. Each side is a bundled backend's name or a run
+    /// saved by `benchmark --output`.
+    #[command(
+        after_help = "Examples:\n  memory-conformance compare reference sqlite-fts5\n  memory-conformance compare before.json after.json --fail-on-lost"
+    )]
+    Compare {
+        /// The run before: a bundled backend or a saved run (.json).
+        before: String,
+        /// The run after.
+        after: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        format: OutputFormat,
+        /// Exit 1 when a question answered before is not answered after.
+        #[arg(long)]
+        fail_on_lost: bool,
     },
     /// Show each token of a query and whether it can ever match, under a backend's rules.
     ///
@@ -319,6 +360,7 @@ fn main() -> ExitCode {
                     op_timeout: std::time::Duration::from_secs(
                         op_timeout.or(file.op_timeout_seconds).unwrap_or(20).max(1),
                     ),
+                    recall_floor: file.recall_floor,
                 })
             }),
         Command::Infer {
@@ -403,6 +445,47 @@ fn main() -> ExitCode {
             seed,
             require_all,
         }),
+        Command::Benchmark {
+            backend,
+            profile,
+            output,
+            op_timeout,
+            command,
+        } => {
+            let subject = match (&backend, command.is_empty()) {
+                (Some(wanted), true) => recall::bundled_gate(wanted).map(|g| g.subject().clone()),
+                (None, false) => profiles::load(&profile).and_then(|file| {
+                    gate::bridged(
+                        &command,
+                        &file.profile.name.clone(),
+                        file.profile,
+                        std::time::Duration::from_secs(op_timeout.max(1)),
+                    )
+                }),
+                _ => Err("name a bundled backend with --backend, or a bridge command after `--`, not both".into()),
+            };
+            subject
+                .and_then(recall::run_benchmark)
+                .and_then(|run| {
+                    print!("{}", recall::render_run(&run));
+                    match &output {
+                        Some(path) => recall::save(&run, path),
+                        None => Ok(()),
+                    }
+                })
+                .map(|()| ExitCode::SUCCESS)
+        }
+        Command::Compare {
+            before,
+            after,
+            format,
+            fail_on_lost,
+        } => recall::compare(
+            &before,
+            &after,
+            matches!(format, OutputFormat::Json),
+            fail_on_lost,
+        ),
         Command::Explain {
             query,
             profile,

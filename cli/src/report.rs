@@ -7,6 +7,7 @@ use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use memory_conformance::benchmark::{self, BenchmarkRun, Metrics, QuestionKind};
 use memory_conformance::conformance::rules::{self, Requirement};
 use memory_conformance::conformance::{Gate, Verdict};
 use memory_conformance::probe::{self, Difference, Observation};
@@ -39,6 +40,9 @@ pub struct Report {
     seed: u64,
     cases: u32,
     backends: Vec<BackendReport>,
+    /// The file name of the recall plot beside the Markdown report, when one is written.
+    #[serde(skip)]
+    plot: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -55,6 +59,34 @@ struct BackendReport {
     /// Why the recall could not be observed, when it could not.
     recall_failed: Option<String>,
     difference: Option<Difference>,
+    /// The figures on the recall benchmark.
+    recall_benchmark: Option<BenchmarkFigures>,
+    /// Why the recall benchmark could not run, when it could not.
+    recall_benchmark_failed: Option<String>,
+}
+
+/// A backend's figures on the recall benchmark, overall and per question kind.
+#[derive(Serialize)]
+struct BenchmarkFigures {
+    version: u32,
+    overall: Metrics,
+    by_kind: std::collections::BTreeMap<&'static str, Metrics>,
+    #[serde(skip)]
+    run: BenchmarkRun,
+}
+
+impl BenchmarkFigures {
+    fn of(run: BenchmarkRun) -> Self {
+        Self {
+            version: run.version,
+            overall: run.overall(),
+            by_kind: QuestionKind::ALL
+                .iter()
+                .map(|&kind| (kind.name(), run.of_kind(kind)))
+                .collect(),
+            run,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -71,7 +103,7 @@ struct RuleRow {
 impl Report {
     /// Runs `gates` with the options' seed and cases, one backend after the other.
     pub fn of(gates: Vec<Gate>, options: &Options) -> Self {
-        let progress = Progress::new(gates.len() * (rules::catalogue().len() + 1));
+        let progress = Progress::new(gates.len() * (rules::catalogue().len() + 2));
         let reference = Observation::reference();
         let backends = gates
             .into_iter()
@@ -84,13 +116,31 @@ impl Report {
             seed: options.seed,
             cases: options.cases,
             backends,
+            plot: options
+                .output
+                .as_deref()
+                .and_then(plot_path)
+                .and_then(|p| Some(p.file_name()?.to_string_lossy().into_owned())),
         }
+    }
+
+    /// The recall plot (SVG) of every backend that ran the benchmark.
+    pub fn plot(&self) -> String {
+        let runs: Vec<&BenchmarkRun> = self
+            .backends
+            .iter()
+            .filter_map(|b| Some(&b.recall_benchmark.as_ref()?.run))
+            .collect();
+        benchmark::svg(&runs)
     }
 
     /// Whether a gate that ran is red.
     pub fn is_red(&self) -> bool {
         self.backends.iter().any(|b| {
-            !b.problems.is_empty() || b.recall_failed.is_some() || b.rules.iter().any(|r| !r.green)
+            !b.problems.is_empty()
+                || b.recall_failed.is_some()
+                || b.recall_benchmark_failed.is_some()
+                || b.rules.iter().any(|r| !r.green)
         })
     }
 
@@ -141,8 +191,14 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         report.to_markdown()
     };
     match &options.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|err| format!("cannot write {}: {err}", path.display()))?,
+        Some(path) => {
+            std::fs::write(path, text)
+                .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+            if let (false, Some(plot)) = (options.json, plot_path(path)) {
+                std::fs::write(&plot, report.plot())
+                    .map_err(|err| format!("cannot write {}: {err}", plot.display()))?;
+            }
+        }
         None => print!("{text}"),
     }
     let not_run = report.not_run();
@@ -163,6 +219,12 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     })
 }
 
+/// Where the recall plot of a Markdown report at `output` goes: beside it, `NAME.recall.svg`.
+fn plot_path(output: &std::path::Path) -> Option<PathBuf> {
+    let stem = output.file_stem()?.to_string_lossy().into_owned();
+    Some(output.with_file_name(format!("{stem}.recall.svg")))
+}
+
 fn backend_report(
     gate: Gate,
     options: &Options,
@@ -172,7 +234,7 @@ fn backend_report(
     let name = gate.subject().backend().to_owned();
     let version = gate.description().to_owned();
     if let Some(why) = gate.unavailable_reason() {
-        progress.skip(rules::catalogue().len() + 1, &name);
+        progress.skip(rules::catalogue().len() + 2, &name);
         return BackendReport {
             name,
             version,
@@ -183,6 +245,8 @@ fn backend_report(
             recall: None,
             recall_failed: None,
             difference: None,
+            recall_benchmark: None,
+            recall_benchmark_failed: None,
         };
     }
     let gate = gate
@@ -227,6 +291,11 @@ fn backend_report(
     let difference = recall
         .as_ref()
         .map(|observed| Difference::between(observed, &profile, reference));
+    progress.step(&name, "recall benchmark");
+    let (recall_benchmark, recall_benchmark_failed) = match gate.benchmark() {
+        Ok(run) => (Some(BenchmarkFigures::of(run)), None),
+        Err(problem) => (None, Some(format!("the recall benchmark: {problem}"))),
+    };
     BackendReport {
         name,
         version,
@@ -237,6 +306,8 @@ fn backend_report(
         recall,
         recall_failed,
         difference,
+        recall_benchmark,
+        recall_benchmark_failed,
     }
 }
 
@@ -304,7 +375,11 @@ fn markdown(report: &Report) -> String {
         .flat_map(|b| {
             let declaration = b.problems.iter().map(String::as_str);
             let recall = b.recall_failed.iter().map(String::as_str);
-            declaration.chain(recall).map(move |p| (b.name.as_str(), p))
+            let benchmark = b.recall_benchmark_failed.iter().map(String::as_str);
+            declaration
+                .chain(recall)
+                .chain(benchmark)
+                .map(move |p| (b.name.as_str(), p))
         })
         .collect();
     if !notes.is_empty() || !problems.is_empty() {
@@ -341,6 +416,49 @@ fn markdown(report: &Report) -> String {
         "\n## Recall on the probe corpus\n\n{}",
         Observation::markdown_table(&observations)
     );
+    let runs: Vec<&BenchmarkRun> = ran
+        .iter()
+        .filter_map(|b| Some(&b.recall_benchmark.as_ref()?.run))
+        .collect();
+    if let Some(first) = runs.first() {
+        let _ = writeln!(
+            out,
+            "\n## Recall quality\n\n\
+             How often each backend brings back the memory that answers a user's question, on the \
+             recall benchmark version {} (docs/recall-benchmark.md: {} questions over {} users' \
+             histories, each labelled with the events that answer it). recall@k: the share of a \
+             question's answering events among the first k entries returned, averaged over the \
+             answerable questions; MRR: the mean of 1 / the rank of the first answering entry. \
+             Each question's outcome is pinned in the backend's recall snapshots; \
+             `memory-conformance compare A B` shows two backends question by question.\n\n{}",
+            first.version,
+            first.results.len(),
+            benchmark::Benchmark::v1()
+                .sessions
+                .iter()
+                .map(|s| s.user_id.as_str())
+                .collect::<std::collections::BTreeSet<_>>()
+                .len(),
+            benchmark::overall_table(&runs)
+        );
+        let _ = writeln!(
+            out,
+            "By question kind (recall@5 / MRR; for tool-only questions, which nothing in indexed \
+             text answers, the share that returned nothing):\n\n{}",
+            benchmark::by_kind_table(&runs)
+        );
+        match &report.plot {
+            Some(plot) => {
+                let _ = writeln!(out, "![Recall@5 by question kind and backend]({plot})");
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "(The plot of these figures is written beside the report when it is written to a file with `--output`.)"
+                );
+            }
+        }
+    }
     let _ = writeln!(out, "\n## Differences from the reference\n");
     for backend in ran.iter().filter(|b| b.name != "reference") {
         if let Some(difference) = &backend.difference {

@@ -35,6 +35,32 @@ fn the_report_leaves_no_scratch_file_of_any_backend_behind() {
     );
     let report = std::fs::read_to_string(&output).unwrap();
     assert!(report.contains("| sqlite-fts5 |") && report.contains("| adk-rust-sqlite |"));
+    // Recall quality: both backends' figures, and the plot beside the report, linked from it.
+    let plot = output.with_file_name(format!(
+        "{}.recall.svg",
+        output.file_stem().unwrap().to_string_lossy()
+    ));
+    let recall = report
+        .split("\n## Recall quality\n")
+        .nth(1)
+        .expect("the report has a recall quality section");
+    assert!(
+        recall.contains("| backend | recall@1 | recall@5 | recall@10 | MRR |")
+            && recall.contains("| kind | questions | sqlite-fts5 | adk-rust-sqlite |")
+            && recall.contains("| paraphrase | 36 |"),
+        "{recall}"
+    );
+    let link = format!(
+        "![Recall@5 by question kind and backend]({})",
+        plot.file_name().unwrap().to_string_lossy()
+    );
+    assert!(recall.contains(&link), "{recall}");
+    let svg = std::fs::read_to_string(&plot).expect("the plot is written beside the report");
+    assert!(
+        svg.starts_with("<svg")
+            && svg.contains(">sqlite-fts5</text>")
+            && svg.contains(">adk-rust-sqlite</text>")
+    );
     // Both backends keep a database file per case in the scratch folder, so it exists; the
     // report removed every one of them.
     let left: Vec<_> = std::fs::read_dir(&scratch)
@@ -45,6 +71,28 @@ fn the_report_leaves_no_scratch_file_of_any_backend_behind() {
     assert!(left.is_empty(), "left behind: {left:?}");
     std::fs::remove_dir_all(&scratch).unwrap();
     std::fs::remove_file(&output).unwrap();
+    std::fs::remove_file(&plot).unwrap();
+}
+
+#[test]
+fn the_json_report_carries_each_backends_recall_figures() {
+    let options = Options {
+        json: true,
+        output: None,
+        backends: Vec::new(),
+        cases: 2,
+        seed: 1,
+        require_all: false,
+    };
+    let report = Report::of(vec![Gate::reference()], &options);
+    let json: serde_json::Value = serde_json::from_str(&report.to_json().unwrap()).unwrap();
+    let figures = &json["backends"][0]["recall_benchmark"];
+    assert_eq!(figures["version"], 1);
+    assert_eq!(figures["overall"]["questions"], 274);
+    let at_5 = figures["overall"]["recall_at_5"].as_f64().unwrap();
+    assert!(at_5 > 0.2 && at_5 < 0.5, "{figures}");
+    assert_eq!(figures["by_kind"]["tool-only"]["answerable"], 0);
+    assert_eq!(figures["by_kind"]["paraphrase"]["questions"], 36);
 }
 
 /// Adds land; every search blocks its thread for an hour, where no per-call timeout can fire.
@@ -96,6 +144,10 @@ fn a_backend_that_blocks_its_thread_cannot_hang_the_report() {
     );
     assert!(
         text.contains("**blocks**: the probe corpus did not finish within 200ms"),
+        "{text}"
+    );
+    assert!(
+        text.contains("**blocks**: the recall benchmark: did not finish within 200ms"),
         "{text}"
     );
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::known_violation::{KnownViolation, implied_violations};
 use super::subject::Subject;
+use crate::benchmark::RecallFloor;
 
 /// Every rule of the kit against one backend, with its known violations: the one declaration
 /// of a backend's gate, run by its test target (`conformance_main!`), by the command line and
@@ -25,6 +26,7 @@ pub struct Gate {
     snapshot_dir: Option<String>,
     unavailable: Option<String>,
     description: Option<String>,
+    recall_floor: RecallFloor,
 }
 
 /// When this environment variable is set, a gate marked [unavailable](Gate::unavailable) fails
@@ -41,6 +43,7 @@ impl Gate {
             snapshot_dir: None,
             unavailable: None,
             description: None,
+            recall_floor: RecallFloor::default(),
         }
     }
 
@@ -157,6 +160,19 @@ impl Gate {
         &self.subject
     }
 
+    /// Declares the least recall on the [recall benchmark](crate::benchmark) the gate accepts:
+    /// its test `backend::recall.floor` fails below it, naming the questions not answered.
+    #[must_use]
+    pub fn recall_floor(mut self, floor: RecallFloor) -> Self {
+        self.recall_floor = floor;
+        self
+    }
+
+    /// The recall floor declared, if any.
+    pub fn declared_recall_floor(&self) -> Option<&RecallFloor> {
+        (!self.recall_floor.is_empty()).then_some(&self.recall_floor)
+    }
+
     /// Why the backend cannot run here, if it cannot.
     pub fn unavailable_reason(&self) -> Option<&str> {
         self.unavailable.as_deref()
@@ -189,6 +205,7 @@ mod run {
     use super::super::rules::{self, Rule};
     use super::super::verdict::Verdict;
     use super::Gate;
+    use crate::benchmark::{Benchmark, BenchmarkRun};
     use crate::probe::{Difference, Observation};
 
     impl Gate {
@@ -314,13 +331,39 @@ mod run {
             )
         }
 
-        /// The backend's recall on the probe corpus and its difference from the reference, as
-        /// the Markdown the recall snapshots pin.
-        pub fn observe_recall(&self) -> Result<(String, String), String> {
+        /// The backend's answers to the [recall benchmark](crate::benchmark), on a fresh
+        /// instance on its own thread, whose namespace is cleaned up afterwards.
+        pub fn benchmark(&self) -> Result<BenchmarkRun, String> {
+            let subject = self.subject.clone();
+            on_own_thread(
+                "recall benchmark",
+                self.subject.options.rule_timeout(),
+                move || async move {
+                    let namespace = super::super::Namespace::fresh();
+                    let backend = subject.open(&namespace).await;
+                    let run =
+                        BenchmarkRun::of(&Benchmark::v1(), subject.backend(), backend.as_ref())
+                            .await;
+                    drop(backend);
+                    subject.clean(&namespace);
+                    run
+                },
+            )?
+        }
+
+        /// What the recall snapshots pin, by name: the backend's recall on the probe corpus
+        /// (`recall`), its difference from the reference (`recall_vs_reference`), and its
+        /// answer to every question of the recall benchmark (`benchmark`).
+        pub fn observe_recall(&self) -> Result<Vec<(&'static str, String)>, String> {
             let observed = self.observe()?;
             let difference =
                 Difference::between(&observed, self.subject.profile(), &Observation::reference());
-            Ok((observed.to_markdown(), difference.to_markdown()))
+            let benchmark = self.benchmark()?;
+            Ok(vec![
+                ("recall", observed.to_markdown()),
+                ("recall_vs_reference", difference.to_markdown()),
+                ("benchmark", benchmark.per_question()),
+            ])
         }
     }
 }

@@ -73,17 +73,17 @@ pub(crate) fn pin_recall(
     target: &TestTarget,
     pin: &(dyn Fn(&str, &str) + Send + Sync),
 ) -> Result<(), String> {
-    let (recall, difference) = gate
+    let pins = gate
         .observe_recall()
-        .map_err(|problem| format!("observing the recall on the probe corpus {problem}"))?;
+        .map_err(|problem| format!("observing the recall {problem}"))?;
     let stem = gate.subject().file_stem();
     let mut missing = Vec::new();
     let mut changed = Vec::new();
-    // Both snapshots are checked even when the first differs, so one review sees both.
-    for (name, text) in [
-        (format!("{stem}_recall"), recall),
-        (format!("{stem}_recall_vs_reference"), difference),
-    ] {
+    // Every snapshot is checked even when the first differs, so one review sees them all.
+    for (name, text) in pins
+        .into_iter()
+        .map(|(suffix, text)| (format!("{stem}_{suffix}"), text))
+    {
         let file = target.snapshot_file(gate, &name);
         let existed = file.is_file();
         let pinned = std::thread::scope(|scope| {

@@ -75,7 +75,8 @@ fn trials(gate: &Gate, target: TestTarget, pin: Arc<Pin>, verdicts: &Verdicts) -
         let names = rules::catalogue()
             .iter()
             .map(Rule::id)
-            .chain(["snapshot.recall"]);
+            .chain(["snapshot.recall"])
+            .chain(gate.declared_recall_floor().map(|_| "recall.floor"));
         return names
             .map(|id| {
                 let reason = reason.to_owned();
@@ -117,6 +118,13 @@ fn trials(gate: &Gate, target: TestTarget, pin: Arc<Pin>, verdicts: &Verdicts) -
         subject.test_name("snapshot.recall"),
         move || pin_recall(&recall, &target, pin.as_ref()).map_err(Failed::from),
     ));
+    if let Some(floor) = gate.declared_recall_floor() {
+        let (gate, floor) = (gate.clone(), floor.clone());
+        trials.push(Trial::test(subject.test_name("recall.floor"), move || {
+            let run = gate.benchmark().map_err(Failed::from)?;
+            floor.check(&run).map_err(Failed::from)
+        }));
+    }
     for rule in rules::catalogue() {
         let known = gate.known_violation_of(rule.id()).is_some();
         let ignored = rule.applies_to(subject.profile()).is_err() && !known;

@@ -2,9 +2,12 @@
 //! to start from (`extends`), the known violations of the backend's gate and the gate's
 //! options. `docs/profile-format.md` describes every key.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+
+use crate::benchmark::{QuestionKind, RecallFloor};
 
 use super::{
     Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
@@ -34,7 +37,7 @@ pub const PROFILE_FORMAT: u32 = 1;
 /// assert_eq!(file.profile.key, memory_conformance::profile::Profile::adk_python().key);
 /// assert_eq!(file.known_violations[0].0, "result.fidelity");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ProfileFile {
     /// The profile.
@@ -47,6 +50,9 @@ pub struct ProfileFile {
     pub seed: Option<u64>,
     /// The per-call timeout in seconds, if the file says.
     pub op_timeout_seconds: Option<u64>,
+    /// The least recall on the recall benchmark the gate accepts (`[gate] recall_at_5` and
+    /// `[gate.recall_at_5_by_kind]`); empty when the file declares none.
+    pub recall_floor: RecallFloor,
 }
 
 /// Why a profile file cannot be read: where (line and column), which field, and what was
@@ -92,6 +98,7 @@ impl ProfileFile {
             cases: None,
             seed: None,
             op_timeout_seconds: None,
+            recall_floor: RecallFloor::default(),
         }
     }
 
@@ -343,7 +350,7 @@ struct RawViolation {
     reason: String,
 }
 
-#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct RawGate {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -352,6 +359,48 @@ struct RawGate {
     seed: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     op_timeout_seconds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recall_at_5: Option<f64>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    recall_at_5_by_kind: BTreeMap<String, f64>,
+}
+
+impl RawGate {
+    fn is_empty(&self) -> bool {
+        self.cases.is_none()
+            && self.seed.is_none()
+            && self.op_timeout_seconds.is_none()
+            && self.recall_at_5.is_none()
+            && self.recall_at_5_by_kind.is_empty()
+    }
+
+    /// The recall floor the table declares; `Err` names the key and what is wrong.
+    fn recall_floor(&self) -> Result<RecallFloor, String> {
+        let share = |key: String, value: f64| {
+            if (0.0..=1.0).contains(&value) {
+                Ok(value)
+            } else {
+                Err(format!(
+                    "field `{key}`: {value} is not a share from 0 to 1 (0.8 means 80% of the answers within the first five)"
+                ))
+            }
+        };
+        let mut floor = RecallFloor::default();
+        if let Some(min) = self.recall_at_5 {
+            floor = RecallFloor::recall_at_5(share("gate.recall_at_5".into(), min)?);
+        }
+        for (name, &min) in &self.recall_at_5_by_kind {
+            let key = format!("gate.recall_at_5_by_kind.{name}");
+            let kind = QuestionKind::parse(name).map_err(|err| format!("field `{key}`: {err}"))?;
+            if kind == QuestionKind::ToolOnly {
+                return Err(format!(
+                    "field `{key}`: nothing in indexed text answers a tool-only question, so it has no recall to floor"
+                ));
+            }
+            floor = floor.kind(kind, share(key, min)?);
+        }
+        Ok(floor)
+    }
 }
 
 impl RawFile {
@@ -566,6 +615,7 @@ impl RawFile {
             };
         }
         let gate = self.gate.unwrap_or_default();
+        let recall_floor = gate.recall_floor()?;
         Ok(ProfileFile {
             profile,
             known_violations: self
@@ -576,6 +626,7 @@ impl RawFile {
             cases: gate.cases,
             seed: gate.seed,
             op_timeout_seconds: gate.op_timeout_seconds,
+            recall_floor,
         })
     }
 
@@ -591,6 +642,13 @@ impl RawFile {
             cases: file.cases,
             seed: file.seed,
             op_timeout_seconds: file.op_timeout_seconds,
+            recall_at_5: file.recall_floor.overall(),
+            recall_at_5_by_kind: file
+                .recall_floor
+                .kinds()
+                .iter()
+                .map(|(kind, min)| (kind.name().to_owned(), *min))
+                .collect(),
         };
         Self {
             format: Some(PROFILE_FORMAT),
@@ -715,10 +773,7 @@ impl RawFile {
                     reason: reason.clone(),
                 })
                 .collect(),
-            gate: (gate.cases.is_some()
-                || gate.seed.is_some()
-                || gate.op_timeout_seconds.is_some())
-            .then_some(gate),
+            gate: (!gate.is_empty()).then_some(gate),
         }
     }
 }
@@ -878,6 +933,47 @@ mod docs {
         assert_eq!(
             (file.cases, file.seed, file.op_timeout_seconds),
             (Some(128), Some(2026), Some(20))
+        );
+    }
+
+    #[test]
+    fn a_recall_floor_reads_overall_and_per_kind_and_round_trips() {
+        let file = ProfileFile::parse(
+            "format = 1\nextends = \"reference\"\n[gate]\nrecall_at_5 = 0.8\n[gate.recall_at_5_by_kind]\nparaphrase = 0.5\nnumber-id = 0.25\n",
+        )
+        .unwrap();
+        assert_eq!(file.recall_floor.overall(), Some(0.8));
+        assert_eq!(
+            file.recall_floor.kinds(),
+            &[
+                (QuestionKind::NumberId, 0.25),
+                (QuestionKind::Paraphrase, 0.5)
+            ]
+        );
+        assert_eq!(ProfileFile::parse(&file.to_toml()).unwrap(), file);
+    }
+
+    #[test]
+    fn a_bad_recall_floor_names_the_key_and_the_reason() {
+        let read = |gate: &str| {
+            ProfileFile::parse(&format!("format = 1\nextends = \"reference\"\n{gate}"))
+                .unwrap_err()
+                .to_string()
+        };
+        let err = read("[gate]\nrecall_at_5 = 80\n");
+        assert!(
+            err.contains("`gate.recall_at_5`") && err.contains("from 0 to 1"),
+            "{err}"
+        );
+        let err = read("[gate.recall_at_5_by_kind]\nsynonyms = 0.5\n");
+        assert!(
+            err.contains("`gate.recall_at_5_by_kind.synonyms`") && err.contains("paraphrase"),
+            "{err}"
+        );
+        let err = read("[gate.recall_at_5_by_kind]\ntool-only = 0.5\n");
+        assert!(
+            err.contains("tool-only") && err.contains("no recall"),
+            "{err}"
         );
     }
 }

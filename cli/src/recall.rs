@@ -1,0 +1,115 @@
+//! `memory-conformance benchmark` and `memory-conformance compare`: a backend's answers to the
+//! recall benchmark (`docs/recall-benchmark.md`), and two runs question by question, the
+//! guide's "measure recall before and after".
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use memory_conformance::benchmark::{BenchmarkRun, Comparison, by_kind_table, overall_table};
+use memory_conformance::conformance::{Gate, Subject};
+use serde::Serialize;
+
+use crate::backends::bundled;
+
+/// The backend of a bundled gate, by name; `Err` names the bundled backends, or says why the
+/// backend cannot run here.
+pub fn bundled_gate(name: &str) -> Result<Gate, String> {
+    let gates = bundled();
+    let known: Vec<String> = gates
+        .iter()
+        .map(|g| g.subject().backend().to_owned())
+        .collect();
+    let gate = gates
+        .into_iter()
+        .find(|g| g.subject().backend() == name)
+        .ok_or_else(|| {
+            format!(
+                "no bundled backend is called {name:?}; the bundled backends are: {}",
+                known.join(", ")
+            )
+        })?;
+    match gate.unavailable_reason() {
+        Some(why) => Err(format!("backend {name:?} cannot run here: {why}")),
+        None => Ok(gate),
+    }
+}
+
+/// Runs the benchmark against `subject`'s backend, on a fresh store.
+pub fn run_benchmark(subject: Subject) -> Result<BenchmarkRun, String> {
+    let name = subject.backend().to_owned();
+    Gate::new(subject)
+        .benchmark()
+        .map_err(|err| format!("the recall benchmark could not run against {name}: {err}"))
+}
+
+/// The figures and every question's outcome, for a person.
+pub fn render_run(run: &BenchmarkRun) -> String {
+    format!(
+        "{}\n{}\n{}",
+        overall_table(&[run]),
+        by_kind_table(&[run]),
+        run.per_question()
+    )
+}
+
+/// Writes `run` as JSON to `path`, for a later `compare`.
+pub fn save(run: &BenchmarkRun, path: &Path) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(run)
+        .map_err(|err| format!("cannot render the run as JSON: {err}"))?;
+    std::fs::write(path, json + "\n")
+        .map_err(|err| format!("cannot write {}: {err}", path.display()))
+}
+
+/// One side of a comparison: a bundled backend's name, or a run saved by
+/// `memory-conformance benchmark --output FILE`.
+pub fn side(name_or_file: &str) -> Result<BenchmarkRun, String> {
+    let path = PathBuf::from(name_or_file);
+    if name_or_file.ends_with(".json") || path.is_file() {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|err| format!("cannot read the saved run {}: {err}", path.display()))?;
+        return serde_json::from_str(&text).map_err(|err| {
+            format!(
+                "{} is not a run saved by `memory-conformance benchmark --output`: {err}",
+                path.display()
+            )
+        });
+    }
+    run_benchmark(bundled_gate(name_or_file)?.subject().clone())
+}
+
+#[derive(Serialize)]
+struct ComparisonJson<'a> {
+    comparison: &'a Comparison,
+    before: memory_conformance::benchmark::Metrics,
+    after: memory_conformance::benchmark::Metrics,
+}
+
+/// `compare BEFORE AFTER`: exit 1 when `fail_on_lost` and a question was lost.
+pub fn compare(
+    before: &str,
+    after: &str,
+    json: bool,
+    fail_on_lost: bool,
+) -> Result<ExitCode, String> {
+    let (before, after) = (side(before)?, side(after)?);
+    let comparison = Comparison::between(&before, &after)?;
+    if json {
+        let out = ComparisonJson {
+            comparison: &comparison,
+            before: before.overall(),
+            after: after.overall(),
+        };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out)
+                .map_err(|err| format!("cannot render JSON: {err}"))?
+        );
+    } else {
+        print!("{}", comparison.render(&before, &after));
+    }
+    Ok(if fail_on_lost && !comparison.lost.is_empty() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

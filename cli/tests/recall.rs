@@ -1,0 +1,283 @@
+//! Recall quality from the command line: `compare` shows what a backend swap gains and loses
+//! on the recall benchmark, question by question; a saved `benchmark` run compares like a
+//! bundled backend; a gate's declared recall floor fails when recall drops below it.
+//!
+//! The swap to the real-model backend needs all-MiniLM-L6-v2's weights: where
+//! `bash embedders/minilm/fetch-model.sh` has not been run, that test reports itself ignored
+//! with the command as the reason; with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set (CI), it
+//! fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Output};
+
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use memory_conformance_cli::recall::bundled_gate;
+
+const REQUIRE_ALL: &str = "MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS";
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mc-recall-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The question ids listed under the heading that starts with `heading`, and the count the
+/// heading gives.
+fn listed(output: &str, heading: &str) -> Result<(usize, Vec<String>), Failed> {
+    let mut lines = output.lines().skip_while(|l| !l.starts_with(heading));
+    let title = lines
+        .next()
+        .ok_or_else(|| format!("no section {heading:?} in:\n{output}"))?;
+    let count: usize = title
+        .rsplit_once('(')
+        .and_then(|(_, n)| n.trim_end_matches("):").parse().ok())
+        .ok_or_else(|| format!("no count in {title:?}"))?;
+    let ids = lines
+        .take_while(|l| l.starts_with("  q-"))
+        .map(|l| l.trim().split(' ').next().unwrap_or_default().to_owned())
+        .collect::<Vec<_>>();
+    Ok((count, ids))
+}
+
+/// A swap's comparison: the gained and lost questions named, each with its ranks before and
+/// after, and counts that match the lists.
+fn check_swap(
+    before: &str,
+    after: &str,
+    gained_must: &[&str],
+    lost_must: &[&str],
+) -> Result<String, Failed> {
+    let out = cli(&["compare", before, after]);
+    let stdout = text(&out.stdout);
+    if out.status.code() != Some(0) {
+        return Err(format!(
+            "compare {before} {after} failed:\n{stdout}{}",
+            text(&out.stderr)
+        )
+        .into());
+    }
+    let (gained_count, gained) = listed(&stdout, "gained")?;
+    let (lost_count, lost) = listed(&stdout, "lost")?;
+    if gained.len() != gained_count || lost.len() != lost_count {
+        return Err(format!("the counts do not match the lists:\n{stdout}").into());
+    }
+    for id in gained_must {
+        if !gained.iter().any(|g| g == id) {
+            return Err(format!("{id} is not among the questions gained:\n{stdout}").into());
+        }
+    }
+    for id in lost_must {
+        if !lost.iter().any(|l| l == id) {
+            return Err(format!("{id} is not among the questions lost:\n{stdout}").into());
+        }
+    }
+    if gained.is_empty() || lost.is_empty() {
+        return Err(
+            format!("a swap of these backends both gains and loses questions:\n{stdout}").into(),
+        );
+    }
+    Ok(stdout)
+}
+
+/// Reference to sqlite-fts5: FTS5 indexes digits and ranks by BM25, so a bare postcode and an
+/// order code are gained; its Porter-free tokens lose an inflected question the reference's
+/// unranked list happened to hold near the top.
+fn reference_to_sqlite_fts5() -> Result<(), Failed> {
+    let stdout = check_swap("reference", "sqlite-fts5", &["q-014", "q-051"], &["q-042"])?;
+    if !stdout.contains("q-014 (number-id) \"BS2 9QX\": missed -> rank 1") {
+        return Err(format!("the gained line shows the question and both ranks:\n{stdout}").into());
+    }
+    Ok(())
+}
+
+/// sqlite-fts5 to the real-model backend: paraphrases that share no word are gained.
+fn sqlite_fts5_to_minilm() -> Result<(), Failed> {
+    let stdout = check_swap("sqlite-fts5", "vector-minilm", &[], &[])?;
+    let (_, gained) = listed(&stdout, "gained")?;
+    let paraphrases = stdout
+        .lines()
+        .filter(|l| l.contains("(paraphrase)"))
+        .filter(|l| {
+            gained
+                .iter()
+                .any(|g| l.trim_start().starts_with(g.as_str()))
+        })
+        .count();
+    if paraphrases < 5 {
+        return Err(format!(
+            "a real embedding model gains paraphrases over BM25, found {paraphrases}:\n{stdout}"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// A run saved by `benchmark --output` compares like the backend itself: against its own
+/// backend nothing is gained or lost.
+fn a_saved_run_compares_like_the_backend() -> Result<(), Failed> {
+    let dir = scratch("saved");
+    let saved = dir.join("before.json");
+    let out = cli(&[
+        "benchmark",
+        "--backend",
+        "sqlite-fts5",
+        "--output",
+        saved.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    if out.status.code() != Some(0) || !stdout.contains("| sqlite-fts5 |") {
+        return Err(format!("benchmark failed:\n{stdout}{}", text(&out.stderr)).into());
+    }
+    let out = cli(&[
+        "compare",
+        saved.to_str().unwrap(),
+        "sqlite-fts5",
+        "--fail-on-lost",
+    ]);
+    let stdout = text(&out.stdout);
+    if out.status.code() != Some(0)
+        || !stdout.contains("gained: answered within the first 5 after, not before (0):")
+        || !stdout.contains("lost: answered within the first 5 before, not after (0):")
+    {
+        return Err(format!(
+            "a run against itself gains and loses nothing:\n{stdout}{}",
+            text(&out.stderr)
+        )
+        .into());
+    }
+    let out = cli(&[
+        "compare",
+        saved.to_str().unwrap(),
+        "reference",
+        "--fail-on-lost",
+    ]);
+    if out.status.code() != Some(1) {
+        return Err(format!(
+            "--fail-on-lost exits 1 when questions are lost:\n{}",
+            text(&out.stdout)
+        )
+        .into());
+    }
+    let out = cli(&[
+        "compare",
+        dir.join("missing.json").to_str().unwrap(),
+        "reference",
+    ]);
+    let stderr = text(&out.stderr);
+    if out.status.code() != Some(2) || !stderr.contains("missing.json") {
+        return Err(format!("a missing run file is named, exit 2:\n{stderr}").into());
+    }
+    std::fs::remove_dir_all(&dir)
+        .map_err(|err| format!("cannot remove {}: {err}", dir.display()))?;
+    Ok(())
+}
+
+/// A bridged backend's profile file declares a recall floor: the gate's `recall.floor` test
+/// passes at the reference's recall and fails above it, naming the questions not answered.
+fn a_declared_floor_fails_below_it() -> Result<(), Failed> {
+    let dir = scratch("floor");
+    let bridge =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/bridge_children/reference_bridge.py");
+    let gate = |floor: &str| -> Output {
+        let profile = dir.join("profile.toml");
+        std::fs::write(
+            &profile,
+            format!("format = 1\nextends = \"reference\"\nname = \"dicts\"\n[gate]\n{floor}"),
+        )
+        .unwrap();
+        cli(&[
+            "gate",
+            "--profile",
+            profile.to_str().unwrap(),
+            "--rules",
+            "recall.floor",
+            "--",
+            "python3",
+            bridge.to_str().unwrap(),
+        ])
+    };
+    // The reference finds 30% of the answers within the first five (BEHAVIOUR.md).
+    let out = gate("recall_at_5 = 0.25\n");
+    let stdout = text(&out.stdout);
+    if out.status.code() != Some(0) || !stdout.contains("test dicts::recall.floor ... ok") {
+        return Err(format!(
+            "the reference meets a floor below its recall:\n{stdout}{}",
+            text(&out.stderr)
+        )
+        .into());
+    }
+    let out = gate("recall_at_5 = 0.25\n[gate.recall_at_5_by_kind]\nnumber-id = 0.5\n");
+    let stdout = text(&out.stdout);
+    let wanted = [
+        "test dicts::recall.floor ... FAILED",
+        "dicts falls below its declared recall floor on the recall benchmark version 1: recall@5 on number-id is",
+        "q-014 (number-id) \"BS2 9QX\": no answer returned; answered by ana-02-07, ana-02-08",
+        "declared: recall@5 at least 0.25 overall, 0.50 on number-id",
+    ];
+    if out.status.code() != Some(1) || wanted.iter().any(|w| !stdout.contains(w)) {
+        return Err(format!(
+            "a floor above the recall fails, naming the questions lost:\n{stdout}{}",
+            text(&out.stderr)
+        )
+        .into());
+    }
+    if stdout.contains("(paraphrase)") {
+        return Err(
+            format!("a floor on one kind names only that kind's questions:\n{stdout}").into(),
+        );
+    }
+    std::fs::remove_dir_all(&dir)
+        .map_err(|err| format!("cannot remove {}: {err}", dir.display()))?;
+    Ok(())
+}
+
+fn needs(name: &'static str, backend: &'static str, test: fn() -> Result<(), Failed>) -> Trial {
+    match bundled_gate(backend) {
+        Ok(_) => Trial::test(name, test),
+        Err(reason) => {
+            let required = std::env::var_os(REQUIRE_ALL).is_some();
+            Trial::ignorable_test(name, move || {
+                if required {
+                    Err(format!("{REQUIRE_ALL} is set, but {reason}").into())
+                } else {
+                    Ok(Completion::ignored_with(reason.clone()))
+                }
+            })
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let trials = vec![
+        Trial::test(
+            "compare::reference_to_sqlite_fts5",
+            reference_to_sqlite_fts5,
+        ),
+        needs(
+            "compare::sqlite_fts5_to_minilm",
+            "vector-minilm",
+            sqlite_fts5_to_minilm,
+        ),
+        Trial::test(
+            "compare::a_saved_run_compares_like_the_backend",
+            a_saved_run_compares_like_the_backend,
+        ),
+        Trial::test(
+            "floor::a_declared_floor_fails_below_it",
+            a_declared_floor_fails_below_it,
+        ),
+    ];
+    libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
+}

@@ -1,0 +1,174 @@
+//! Running the benchmark against a backend: what it returned for every question.
+
+use serde::{Deserialize, Serialize};
+
+use super::dataset::{Benchmark, Question, QuestionKind};
+use crate::{Content, MemoryService};
+
+/// What one backend returned for every question of the benchmark.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct BenchmarkRun {
+    /// The backend.
+    pub backend: String,
+    /// The benchmark's version.
+    pub version: u32,
+    /// One result per question, in the benchmark's order.
+    pub results: Vec<QuestionResult>,
+}
+
+/// What a backend returned for one question.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct QuestionResult {
+    /// The question's id.
+    pub question: String,
+    /// The question as asked.
+    pub text: String,
+    /// Its kind.
+    pub kind: QuestionKind,
+    /// The ids of the events that answer it.
+    pub answers: Vec<String>,
+    /// The event id of each entry returned, in the backend's order; `?` for an entry that is
+    /// no event of the user's history.
+    pub returned: Vec<String>,
+    /// The backend's error, if the search failed.
+    pub error: Option<String>,
+}
+
+impl QuestionResult {
+    /// Whether an indexed event answers the question.
+    pub fn is_answerable(&self) -> bool {
+        !self.answers.is_empty()
+    }
+
+    /// The 1-based rank of the first answering entry, if one was returned.
+    pub fn first_answer(&self) -> Option<usize> {
+        self.returned
+            .iter()
+            .position(|id| self.answers.contains(id))
+            .map(|i| i + 1)
+    }
+
+    /// The share of the answering events among the first `k` entries; `None` for a question
+    /// nothing answers.
+    pub fn recall_at(&self, k: usize) -> Option<f64> {
+        if self.answers.is_empty() {
+            return None;
+        }
+        let found = self
+            .answers
+            .iter()
+            .filter(|answer| self.returned.iter().take(k).any(|id| id == *answer))
+            .count();
+        Some(found as f64 / self.answers.len() as f64)
+    }
+
+    /// 1 / the rank of the first answering entry, 0 when none came back.
+    pub fn reciprocal_rank(&self) -> f64 {
+        self.first_answer().map_or(0.0, |rank| 1.0 / rank as f64)
+    }
+
+    /// Whether the question is found: an answering event among the first `k` entries.
+    pub fn found_at(&self, k: usize) -> bool {
+        self.first_answer().is_some_and(|rank| rank <= k)
+    }
+}
+
+impl BenchmarkRun {
+    /// Adds every session of `benchmark` to `backend` (a fresh, empty store), then asks every
+    /// question; `Err` when an add fails (nothing can be measured then).
+    pub async fn of(
+        benchmark: &Benchmark,
+        backend_name: &str,
+        backend: &dyn MemoryService,
+    ) -> Result<Self, String> {
+        for session in &benchmark.sessions {
+            backend
+                .add_session_to_memory(session)
+                .await
+                .map_err(|err| format!("adding session {:?} failed: {err}", session.id))?;
+        }
+        let mut results = Vec::with_capacity(benchmark.questions.len());
+        for question in &benchmark.questions {
+            let found = backend
+                .search_memory(&benchmark.app_name, &question.user_id, &question.question)
+                .await;
+            results.push(match found {
+                Ok(found) => QuestionResult {
+                    returned: found
+                        .memories
+                        .iter()
+                        .map(|entry| event_id(benchmark, question, &entry.content))
+                        .collect(),
+                    error: None,
+                    ..Self::blank(question)
+                },
+                Err(err) => QuestionResult {
+                    error: Some(err.to_string()),
+                    ..Self::blank(question)
+                },
+            });
+        }
+        Ok(Self {
+            backend: backend_name.to_owned(),
+            version: benchmark.version,
+            results,
+        })
+    }
+
+    fn blank(question: &Question) -> QuestionResult {
+        QuestionResult {
+            question: question.id.clone(),
+            text: question.question.clone(),
+            kind: question.kind,
+            answers: question.answers.clone(),
+            returned: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// Every question's result as one line, in order: the text a recall snapshot pins, so a
+    /// change of backend shows the questions it gained and lost.
+    pub fn per_question(&self) -> String {
+        let mut out = format!(
+            "Recall benchmark version {} against {}: the first answering entry of each question (of the entries returned).\n\n",
+            self.version, self.backend
+        );
+        for result in &self.results {
+            let outcome = match (&result.error, result.is_answerable(), result.first_answer()) {
+                (Some(err), ..) => format!("error: {err}"),
+                (None, true, Some(rank)) => format!(
+                    "answer at {rank}; {} of {} answers in the top 10",
+                    result
+                        .recall_at(10)
+                        .map_or(0, |r| (r * result.answers.len() as f64).round() as usize),
+                    result.answers.len()
+                ),
+                (None, true, None) => "missed".to_owned(),
+                (None, false, _) if result.returned.is_empty() => {
+                    "unanswerable: nothing".to_owned()
+                }
+                (None, false, _) => "unanswerable: returned something".to_owned(),
+            };
+            out.push_str(&format!(
+                "{} {:<13} {outcome} ({} returned)\n",
+                result.question,
+                result.kind.name(),
+                result.returned.len()
+            ));
+        }
+        out
+    }
+}
+
+/// The id of the user's event whose content `content` is, or `?`.
+fn event_id(benchmark: &Benchmark, question: &Question, content: &Content) -> String {
+    benchmark
+        .sessions
+        .iter()
+        .filter(|s| s.user_id == question.user_id)
+        .flat_map(|s| &s.events)
+        .find(|e| e.content.as_ref() == Some(content))
+        .map_or_else(|| "?".to_owned(), |e| e.id.clone())
+}
