@@ -1005,7 +1005,7 @@ mod format_page {
             let names: Vec<&str> = listed.split('`').skip(1).step_by(2).collect();
             assert!(!names.is_empty(), "{probe:?} gave {err}");
             for name in names {
-                // A key is named as itself, as its table or after its table's name; the
+                // A key is named as itself, as its table, or after its table's name; the
                 // `custom` word rule is written, never read, and the page says so.
                 let forms = if name == "custom" {
                     vec!["rule = \"custom\"".to_owned()]
@@ -1015,6 +1015,7 @@ mod format_page {
                         format!("`[{name}]`"),
                         format!("`[[{name}]]`"),
                         format!(".{name}`"),
+                        format!(".{name}]`"),
                     ]
                 };
                 if !forms.iter().any(|form| PAGE.contains(form.as_str())) {
