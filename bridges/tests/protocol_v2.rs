@@ -2,15 +2,23 @@
 //! opens on a store reaches the store's one storage, so a file-backed service keeps what an
 //! earlier instance wrote and shares it with a second one, an in-memory service keeps nothing
 //! across a reopen, `drop` removes the storage, and a kit that speaks only version 1 is
-//! answered in version 1.
+//! answered in version 1. Those trials need ADK Python installed (`bash bridges/install.sh`).
+//!
+//! Without ADK: both helpers (Python and JavaScript) answer a call their service does not have
+//! with `"unsupported": true`, which the kit gives as `MemoryError::Unsupported`; and every
+//! exchange on `docs/bridge-protocol.md` is one the kit and a child really send (recorded from
+//! the kit's requests to the test child `tests/bridge_children/reference_bridge.py` and to the
+//! Python helper). These need `python3` and `node` on the PATH, and show as ignored without.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use memory_conformance::process::ProcessBridge;
-use memory_conformance::{Event, MemoryService, Session};
+use memory_conformance::{
+    Content, Event, MemoryEntry, MemoryError, MemoryService, SearchOptions, Session, Timestamp,
+};
 
 const REQUIRE_ALL: &str = "MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS";
 
@@ -153,19 +161,288 @@ fn a_version_1_kit_is_answered_in_version_1() -> Result<(), Failed> {
     expect("a v1 search after a v1 add", memories, 1)
 }
 
+/// A service with ADK's two calls only, served by the Python helper: `search` finds nothing.
+const PYTHON_TWO_CALLS: &str = r#"
+from memory_conformance_bridge import serve
+
+class TwoCalls:
+    async def add_session_to_memory(self, session):
+        pass
+
+    async def search_memory(self, *, app_name, user_id, query):
+        return type("Found", (), {"memories": []})()
+
+serve(TwoCalls, backend="two-calls", version="two-calls 1.0")
+"#;
+
+/// The same service, served by the JavaScript helper.
+const NODE_TWO_CALLS: &str = r#"
+import {serve} from 'HELPER';
+class TwoCalls {
+  async addSessionToMemory() {}
+  async searchMemory() { return {memories: []}; }
+}
+await serve(() => new TwoCalls(), {
+  backend: 'two-calls', version: 'two-calls 1.0', createEvent: (e) => e, createSession: (s) => s,
+});
+"#;
+
+/// Whether `program` runs here (`program --version`); `Err` says why not.
+fn runs(program: &str) -> Result<(), String> {
+    match Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+    {
+        Ok(_) => Ok(()),
+        Err(err) => Err(format!(
+            "{program} cannot be run ({err}): this test needs it on the PATH"
+        )),
+    }
+}
+
+/// The Python helper serving `PYTHON_TWO_CALLS`.
+fn python_two_calls() -> Command {
+    let mut command = Command::new("python3");
+    command
+        .env("PYTHONPATH", bridges().join("python"))
+        .args(["-c", PYTHON_TWO_CALLS]);
+    command
+}
+
+/// The JavaScript helper serving `NODE_TWO_CALLS`.
+fn node_two_calls() -> Command {
+    let helper = format!(
+        "file://{}",
+        bridges().join("js/memory-conformance-bridge.mjs").display()
+    );
+    let mut command = Command::new("node");
+    command.args([
+        "--input-type=module",
+        "-e",
+        &NODE_TWO_CALLS.replace("HELPER", &helper),
+    ]);
+    command
+}
+
+/// `command` run so that every line the kit writes to it and it writes back is also appended to
+/// `dir/requests` and `dir/answers`.
+fn recorded(dir: &Path, command: &Command) -> Command {
+    let mut recorder = Command::new("sh");
+    recorder
+        .arg("-c")
+        .arg(r#"dir=$1; shift; tee -a "$dir/requests" | "$@" | tee -a "$dir/answers""#)
+        .arg("sh")
+        .arg(dir)
+        .arg(command.get_program())
+        .args(command.get_args());
+    for (key, value) in command.get_envs() {
+        if let Some(value) = value {
+            recorder.env(key, value);
+        }
+    }
+    recorder
+}
+
+fn at(timestamp: &str) -> Result<Timestamp, Failed> {
+    timestamp
+        .parse()
+        .map_err(|err| format!("{timestamp}: {err}").into())
+}
+
+fn expect_unsupported(
+    what: &str,
+    result: Result<impl std::fmt::Debug, MemoryError>,
+    operation: &str,
+) -> Result<(), Failed> {
+    match result {
+        Err(MemoryError::Unsupported { operation: said }) if said == operation => Ok(()),
+        other => Err(format!("{what}: expected MemoryError::Unsupported {{ operation: {operation:?} }}, got {other:?}").into()),
+    }
+}
+
+/// A two-call service behind `command`'s helper: every optional call, and a search with a limit,
+/// is answered `"unsupported": true` and given as `MemoryError::Unsupported` naming the call; a
+/// plain search works; a search on a store the child forgot fails with the child's message.
+async fn a_helper_answers_unsupported(command: Command) -> Result<(), Failed> {
+    let bridge = ProcessBridge::spawn(command).await?;
+    if (bridge.protocol(), bridge.backend()) != (2, "two-calls") {
+        return Err(format!(
+            "hello: protocol {}, backend {}",
+            bridge.protocol(),
+            bridge.backend()
+        )
+        .into());
+    }
+    let memory = bridge.open("case-1").await?;
+    if memory.instance() != Some(1) {
+        return Err(format!("the first open gave instance {:?}", memory.instance()).into());
+    }
+    expect("a plain search", found(&memory).await?, 0)?;
+    let limited = SearchOptions::with_limit(1);
+    expect_unsupported(
+        "a search with a limit",
+        memory
+            .search_memory_with("support", "u-42", "coffee", &limited)
+            .await,
+        "search options (a result limit)",
+    )?;
+    let tuesday = Event::text("user", "Make it oat milk.")
+        .with_id("e-2")
+        .at(at("2026-01-02T09:30:00Z")?);
+    expect_unsupported(
+        "add_events",
+        memory
+            .add_events_to_memory("support", "u-42", Some("s-1"), &[tuesday])
+            .await,
+        "add_events_to_memory",
+    )?;
+    let note = MemoryEntry::new(Content::text("Prefers oat milk.")).with_author("user");
+    expect_unsupported(
+        "add_memory",
+        memory.add_memory("support", "u-42", &[note]).await,
+        "add_memory",
+    )?;
+    expect_unsupported(
+        "delete",
+        memory.delete_memory("support", "u-42", "e-1").await,
+        "delete_memory",
+    )?;
+    bridge.forget("case-1");
+    match memory.search_memory("support", "u-42", "coffee").await {
+        Err(MemoryError::Backend { message, .. })
+            if message.contains("failed request 9 (search): ")
+                && (message
+                    .contains("LookupError: no store 'case-1': open (or reset) it first")
+                    || message
+                        .contains("Error: no store \"case-1\": open (or reset) it first")) =>
+        {
+            Ok(())
+        }
+        other => Err(format!("a search on a forgotten store: {other:?}").into()),
+    }
+}
+
+fn the_python_helper_answers_unsupported() -> Result<(), Failed> {
+    block_on(a_helper_answers_unsupported(python_two_calls()))
+}
+
+fn the_js_helper_answers_unsupported() -> Result<(), Failed> {
+    block_on(a_helper_answers_unsupported(node_two_calls()))
+}
+
+/// Every line of every `json` block on `docs/bridge-protocol.md`: the page's exchanges.
+fn page_lines() -> Vec<&'static str> {
+    let page = include_str!("../../docs/bridge-protocol.md");
+    page.split("```json\n")
+        .skip(1)
+        .filter_map(|rest| rest.split("```").next())
+        .flat_map(str::lines)
+        .collect()
+}
+
+/// The kit's requests and the children's answers, recorded: the reference test child through
+/// every operation of protocol 2 and a `reset`, then the Python helper over a service with the
+/// two calls only.
+async fn record_exchanges(dir: &Path) -> Result<(), Failed> {
+    let script = bridges().join("../tests/bridge_children/reference_bridge.py");
+    let mut reference = Command::new("python3");
+    reference.arg(&script);
+    let bridge = ProcessBridge::spawn(recorded(dir, &reference)).await?; // 1 hello
+    let first = bridge.open("case-1").await?; // 2
+    let monday = Session::new("support", "u-42", "s-1").with_event(
+        Event::text("user", "My favourite coffee is a flat white.")
+            .with_id("e-1")
+            .at(at("2026-01-01T00:00:01.25Z")?),
+    );
+    first.add_session_to_memory(&monday).await?; // 3
+    expect("search", found(&first).await?, 1)?; // 4
+    let limited = SearchOptions::with_limit(1);
+    first
+        .search_memory_with("support", "u-42", "coffee", &limited)
+        .await?; // 5
+    let tuesday = Event::text("user", "Make it oat milk.")
+        .with_id("e-2")
+        .at(at("2026-01-02T09:30:00Z")?);
+    first
+        .add_events_to_memory("support", "u-42", Some("s-1"), &[tuesday])
+        .await?; // 6
+    let note = MemoryEntry::new(Content::text("Prefers oat milk.")).with_author("user");
+    first.add_memory("support", "u-42", &[note]).await?; // 7
+    first.delete_memory("support", "u-42", "e-1").await?; // 8
+    let second = bridge.open("case-1").await?; // 9
+    drop(first); // 10 close
+    expect("a second in-memory instance", found(&second).await?, 0)?; // 11
+    drop(second); // 12 close
+    bridge.forget("case-1"); // 13 drop
+    let fresh = bridge.store("case-2").await?; // 14 reset
+    drop(fresh); // 15 drop
+    // Answered after every earlier request, so the recording is complete.
+    bridge.open("case-3").await?;
+    a_helper_answers_unsupported(recorded(dir, &python_two_calls())).await
+}
+
+fn the_exchanges_on_the_protocol_page_are_what_the_kit_and_a_child_send() -> Result<(), Failed> {
+    let dir = std::env::temp_dir().join(format!(
+        "memory-conformance-protocol-page-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+    let recorded = block_on(record_exchanges(&dir));
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    let transcript = format!("{}{}", read("requests"), read("answers"));
+    let _ = std::fs::remove_dir_all(&dir);
+    recorded?;
+    let sent: std::collections::HashSet<&str> = transcript.lines().collect();
+    let lines = page_lines();
+    let missing: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|line| !sent.contains(line))
+        .collect();
+    if missing.is_empty() {
+        if lines.len() < 20 {
+            return Err(format!(
+                "docs/bridge-protocol.md shows only {} exchange lines",
+                lines.len()
+            )
+            .into());
+        }
+        Ok(())
+    } else {
+        Err(format!(
+            "docs/bridge-protocol.md shows lines no one sent:\n  {}\nwhat was sent:\n{transcript}",
+            missing.join("\n  ")
+        )
+        .into())
+    }
+}
+
+/// A trial that needs `programs` on the PATH, ignored with the reason (or failed, where every
+/// backend is required) without them.
+fn needs(programs: &[&str], name: &'static str, test: fn() -> Result<(), Failed>) -> Trial {
+    match programs.iter().try_for_each(|program| runs(program)) {
+        Ok(()) => Trial::test(name, test),
+        Err(reason) => ignored(name, reason),
+    }
+}
+
+fn ignored(name: &'static str, reason: String) -> Trial {
+    let required = std::env::var_os(REQUIRE_ALL).is_some();
+    Trial::ignorable_test(name, move || {
+        if required {
+            Err(format!("{REQUIRE_ALL} is set, but {reason}").into())
+        } else {
+            Ok(Completion::ignored_with(reason.clone()))
+        }
+    })
+}
+
 fn trial(name: &'static str, test: fn() -> Result<(), Failed>) -> Trial {
     match installed() {
         Ok(()) => Trial::test(name, test),
-        Err(reason) => {
-            let required = std::env::var_os(REQUIRE_ALL).is_some();
-            Trial::ignorable_test(name, move || {
-                if required {
-                    Err(format!("{REQUIRE_ALL} is set, but {reason}").into())
-                } else {
-                    Ok(Completion::ignored_with(reason.clone()))
-                }
-            })
-        }
+        Err(reason) => ignored(name, reason),
     }
 }
 
@@ -182,6 +459,21 @@ fn main() -> ExitCode {
         trial(
             "v1::a_version_1_kit_is_answered_in_version_1",
             a_version_1_kit_is_answered_in_version_1,
+        ),
+        needs(
+            &["python3"],
+            "unsupported::the_python_helper_answers_what_its_service_lacks_as_unsupported",
+            the_python_helper_answers_unsupported,
+        ),
+        needs(
+            &["node"],
+            "unsupported::the_js_helper_answers_what_its_service_lacks_as_unsupported",
+            the_js_helper_answers_unsupported,
+        ),
+        needs(
+            &["python3", "sh", "tee"],
+            "page::the_exchanges_on_the_protocol_page_are_what_the_kit_and_a_child_send",
+            the_exchanges_on_the_protocol_page_are_what_the_kit_and_a_child_send,
         ),
     ];
     libtest_mimic::run(&Arguments::from_args(), trials).exit_code()

@@ -37,6 +37,11 @@ mod protocol;
 mod service;
 mod tail;
 
+/// Every Rust block of `docs/bridge-protocol.md`, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/bridge-protocol.md")]
+struct BridgeProtocolPage;
+
 pub use bridge::ProcessBridge;
 pub use protocol::PROTOCOL_VERSION;
 pub use service::ProcessMemoryService;

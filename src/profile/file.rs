@@ -913,6 +913,202 @@ mod tests {
     }
 }
 
+/// The format page, `docs/profile-format.md`, against what this file reads.
+#[cfg(test)]
+mod format_page {
+    use super::*;
+
+    const PAGE: &str = include_str!("../../docs/profile-format.md");
+
+    /// The line that keeps the TOML block after it from being parsed: its keys are documented
+    /// before this kit reads them.
+    const NOT_PARSED: &str =
+        "<!-- profile-format test: not parsed until the [gate] recall keys are read -->";
+
+    /// Every TOML block of the page, and whether the marker line comes right before it.
+    fn toml_blocks() -> Vec<(&'static str, bool)> {
+        let mut blocks = Vec::new();
+        let mut rest = PAGE;
+        while let Some(at) = rest.find("```toml\n") {
+            let marked = rest[..at].trim_end().ends_with(NOT_PARSED);
+            let body = &rest[at + "```toml\n".len()..];
+            let end = body
+                .find("```")
+                .expect("every TOML block of the page is closed");
+            blocks.push((&body[..end], marked));
+            rest = &body[end + "```".len()..];
+        }
+        blocks
+    }
+
+    #[test]
+    fn every_example_of_the_format_page_reads_as_it_says() {
+        let blocks = toml_blocks();
+        let parsed: Vec<ProfileFile> = blocks
+            .iter()
+            .filter(|(_, marked)| !marked)
+            .map(|(text, _)| ProfileFile::parse(text).unwrap_or_else(|err| panic!("{err}\n{text}")))
+            .collect();
+        // The complete example, then the vector one; any later block must read too.
+        let [complete, vector, ..] = &parsed[..] else {
+            panic!(
+                "the page has the complete example and the vector one, but {} TOML blocks are parsed",
+                parsed.len()
+            );
+        };
+
+        let p = &complete.profile;
+        assert_eq!(p.name, "my-sqlite-memory");
+        assert_eq!(p.retrieval, Retrieval::Lexical);
+        assert_eq!(p.limit, Limit::AtMost(25));
+        assert_eq!(p.order, Order::MatchedTerms);
+        assert_eq!(p.visibility, Visibility::Within { millis: 500 });
+        assert_eq!(
+            p.event_words,
+            WordRule::FullText {
+                remove_diacritics: RemoveDiacritics::All,
+                script_runs: false
+            }
+        );
+        assert_eq!(
+            p.query_terms,
+            QueryTerms::Words {
+                non_ascii_substring: false
+            }
+        );
+        assert_eq!(
+            p.capabilities,
+            Capabilities {
+                durable: true,
+                shared: true,
+                events_delta: Some(EventsDelta::AppendNewIds),
+                explicit_memories: true,
+                delete: true,
+                entry_ids: true,
+                search_limit: true,
+            }
+        );
+        assert_eq!(complete.known_violations.len(), 1);
+        assert_eq!(
+            (complete.cases, complete.seed, complete.op_timeout_seconds),
+            (Some(128), Some(2026), Some(20))
+        );
+
+        assert_eq!(
+            vector.profile.retrieval,
+            Retrieval::Vector(VectorSearch::approximate("hashed-256", 90))
+        );
+        assert_eq!(
+            (vector.profile.limit, vector.profile.order),
+            (Limit::AtMost(10), Order::Relevance)
+        );
+
+        // A block kept from the test must be one this kit cannot read yet, for that reason.
+        let marked: Vec<&str> = blocks
+            .iter()
+            .filter(|(_, marked)| *marked)
+            .map(|(text, _)| *text)
+            .collect();
+        for text in marked {
+            match ProfileFile::parse(text) {
+                Ok(_) => panic!(
+                    "this block of docs/profile-format.md now reads: remove the line \
+                     {NOT_PARSED:?} before it, and say on the page that its keys are read\n{text}"
+                ),
+                Err(err) => assert!(
+                    err.to_string().contains("unknown field `recall_at_5`"),
+                    "{err}\n{text}"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn the_page_names_every_key_and_value_the_format_reads() {
+        // Each error lists what the field takes; every name it lists must be on the page.
+        let probes = [
+            "zzz = 1",
+            "retrieval = \"zzz\"",
+            "key = \"zzz\"",
+            "readd = \"zzz\"",
+            "multi_word = \"zzz\"",
+            "tool_data = \"zzz\"",
+            "order = \"zzz\"",
+            "timestamps = \"zzz\"",
+            "[event_words]\nrule = \"zzz\"",
+            "[event_words]\nrule = \"whitespace\"\nseparators = \"zzz\"",
+            "[event_words]\nrule = \"full-text\"\nremove_diacritics = \"zzz\"",
+            "[event_words]\nrule = \"unicode-words\"\nzzz = 1",
+            "[event_words]\nrule = \"whitespace\"\nseparators = \"space\"\nzzz = 1",
+            "[event_words]\nrule = \"full-text\"\nremove_diacritics = \"all\"\nzzz = 1",
+            "[query_terms]\nrule = \"zzz\"",
+            "[query_terms]\nrule = \"words\"\nzzz = 1",
+            "[capabilities]\nzzz = 1",
+            "[capabilities]\nevents_delta = \"zzz\"",
+            "[[known_violation]]\nrule = \"x\"\nreason = \"y\"\nzzz = 1",
+            "[gate]\nzzz = 1",
+            "retrieval = \"vector\"\n[vector]\nzzz = 1",
+            "retrieval = \"vector\"\n[vector]\nembedder = \"hashed-256\"\nindex = \"zzz\"",
+        ];
+        let mut missing = Vec::new();
+        for probe in probes {
+            let text = format!("format = 1\nextends = \"reference\"\n{probe}\n");
+            let err = ProfileFile::parse(&text).unwrap_err().to_string();
+            let (_, listed) = err
+                .split_once("expected")
+                .unwrap_or_else(|| panic!("{probe:?} gave {err}"));
+            let names: Vec<&str> = listed.split('`').skip(1).step_by(2).collect();
+            assert!(!names.is_empty(), "{probe:?} gave {err}");
+            for name in names {
+                // A key is named as itself, as its table, or after its table's name; the
+                // `custom` word rule is written, never read, and the page says so.
+                let forms = if name == "custom" {
+                    vec!["rule = \"custom\"".to_owned()]
+                } else {
+                    vec![
+                        format!("`{name}`"),
+                        format!("`[{name}]`"),
+                        format!("`[[{name}]]`"),
+                        format!(".{name}`"),
+                        format!(".{name}]`"),
+                    ]
+                };
+                if !forms.iter().any(|form| PAGE.contains(form.as_str())) {
+                    missing.push(format!("{} ({probe:?})", forms[0]));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "docs/profile-format.md does not name: {}",
+            missing.join(", ")
+        );
+        for preset in presets() {
+            assert!(
+                PAGE.contains(&format!("`{}`", preset.name)),
+                "docs/profile-format.md does not name the preset {}",
+                preset.name
+            );
+        }
+    }
+
+    #[test]
+    fn the_errors_the_page_quotes_are_the_ones_given() {
+        let cases = [
+            "format = 1\nextends = \"reference\"\nreadd = \"upsert\"\n",
+            "format = 1\nextends = \"reference\"\n[event_words]\nrule = \"custom\"\nname = \"trimmed-whitespace-words\"\n",
+            "format = 1\nextends = \"reference\"\n[capabilities]\ndelete = true\n",
+        ];
+        for text in cases {
+            let err = ProfileFile::parse(text).unwrap_err().to_string();
+            assert!(
+                PAGE.contains(&err),
+                "docs/profile-format.md does not quote the error {err:?}"
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod docs {
     use super::*;
