@@ -4,7 +4,10 @@
 //! of ADK's memory service (add a session's events, search by app, user and query), on a
 //! SQLite file that several services and processes can share. Search is any-word, Unicode
 //! aware (case and diacritics fold, digits are words, punctuation separates), ranked by bm25
-//! and cut to a configurable limit; no query string can cause an error.
+//! and cut to a configurable limit; no query string can cause an error. It also implements
+//! the optional calls ADK Python's `BaseMemoryService` has grown, as the kit's reference does
+//! (R9): a delta of events, explicit memories, deleting a memory by its entry id (the right to
+//! be forgotten, durable like everything else in the file) and a search with a limit.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -33,13 +36,17 @@ mod blocking;
 mod builder;
 mod connections;
 mod failure;
+mod forget;
 mod gate;
 mod indexed_text;
+mod memories;
+mod migrate;
 mod profile;
 mod query;
 mod schema;
 mod service;
 mod store;
+mod stored;
 
 pub use builder::{DEFAULT_BUSY_TIMEOUT, SqliteFts5Builder};
 pub use gate::gate;

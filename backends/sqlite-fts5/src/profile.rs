@@ -1,4 +1,4 @@
-use memory_conformance::profile::{Capabilities, Profile};
+use memory_conformance::profile::{Capabilities, EventsDelta, Profile};
 use memory_conformance::profile::{Limit, Order, QueryTerms, RemoveDiacritics, WordRule};
 
 use crate::DEFAULT_RESULT_LIMIT;
@@ -7,11 +7,17 @@ use crate::DEFAULT_RESULT_LIMIT;
 /// with the default settings, opened on a file: structured keys and replace on re-add (as the
 /// reference), FTS5 `unicode61` words (case and Latin diacritics folded, digits are words,
 /// punctuation separates) for stored text and queries alike, any word, text parts only, the
-/// [`DEFAULT_RESULT_LIMIT`] best by bm25, durable and shared between instances on one file.
+/// [`DEFAULT_RESULT_LIMIT`] best by bm25, durable and shared between instances on one file;
+/// and every optional call of the trait, as the reference makes it (R9): a delta of events
+/// appends the ids its session does not hold yet, explicit memories, deleting a memory by its
+/// entry id (an event's id), and a search limit.
 ///
 /// ```
+/// use memory_conformance::profile::EventsDelta;
 /// let profile = memory_sqlite_fts5::profile();
 /// assert_eq!(profile.name, "sqlite-fts5");
+/// assert_eq!(profile.capabilities.events_delta, Some(EventsDelta::AppendNewIds));
+/// assert!(profile.capabilities.delete && profile.capabilities.entry_ids);
 /// println!("{profile}");
 /// ```
 pub fn profile() -> Profile {
@@ -30,5 +36,10 @@ pub fn profile() -> Profile {
     profile.capabilities = Capabilities::default();
     profile.capabilities.durable = true;
     profile.capabilities.shared = true;
+    profile.capabilities.events_delta = Some(EventsDelta::AppendNewIds);
+    profile.capabilities.explicit_memories = true;
+    profile.capabilities.delete = true;
+    profile.capabilities.entry_ids = true;
+    profile.capabilities.search_limit = true;
     profile
 }

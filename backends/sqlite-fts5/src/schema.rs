@@ -2,43 +2,65 @@
 //!
 //! A memory database is marked with `PRAGMA application_id` and its layout with
 //! `PRAGMA user_version` ([`SCHEMA_VERSION`]). An empty database is initialised; a database of
-//! this layout is used as it is; anything else (another version, another application's file, a
-//! non-empty database without the mark) is refused with an error that says which.
+//! this layout is used as it is; a database of layout 1 is migrated to it, explicitly and in
+//! one transaction (see [`migrate`]); anything else (another version, another
+//! application's file, a non-empty database without the mark) is refused with an error that
+//! says which.
 
 use memory_conformance::MemoryError;
 use rusqlite::{Connection, TransactionBehavior};
 
 use crate::failure::{Failure, backend};
+use crate::migrate;
 
 /// The layout version this build reads and writes, kept in the database as
-/// `PRAGMA user_version`. A database with another version is refused, never migrated silently.
-pub const SCHEMA_VERSION: i32 = 1;
+/// `PRAGMA user_version`. A database of version 1 is migrated to it when opened (every stored
+/// row kept); any other version is refused, never migrated silently.
+///
+/// Version 2 added each entry's id (`memory_events.memory_id`), explicit memories (the key's
+/// session row without a session id, whose entries may lack an author or timestamp) and the
+/// ids deleted under each key (`memory_forgotten`).
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// `PRAGMA application_id` of a memory database: the ASCII bytes `MFT5`.
 const APPLICATION_ID: i32 = 0x4D46_5435;
 
-const CREATE_SCHEMA: &str = "
+/// The layout of [`SCHEMA_VERSION`]. Every statement is `IF NOT EXISTS`, so that the migration
+/// from version 1 creates exactly what it lacks.
+pub(crate) const CREATE_SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS memory_keys (
     id INTEGER PRIMARY KEY,
     app_name TEXT NOT NULL,
     user_id TEXT NOT NULL,
     UNIQUE (app_name, user_id)
 ) STRICT;
+-- A session of events, or (session_id NULL, at most one per key) the key's explicit memories.
 CREATE TABLE IF NOT EXISTS memory_sessions (
     id INTEGER PRIMARY KEY,
     key_id INTEGER NOT NULL REFERENCES memory_keys (id),
-    session_id TEXT NOT NULL,
+    session_id TEXT,
     UNIQUE (key_id, session_id)
 ) STRICT;
+CREATE UNIQUE INDEX IF NOT EXISTS memory_sessions_explicit
+    ON memory_sessions (key_id) WHERE session_id IS NULL;
+-- memory_id is the entry's id: its event's id, or the explicit memory's.
 CREATE TABLE IF NOT EXISTS memory_events (
     id INTEGER PRIMARY KEY,
     session_row INTEGER NOT NULL REFERENCES memory_sessions (id),
     position INTEGER NOT NULL,
-    author TEXT NOT NULL,
-    timestamp TEXT NOT NULL,
+    memory_id TEXT NOT NULL,
+    author TEXT,
+    timestamp TEXT,
     content TEXT NOT NULL
 ) STRICT;
 CREATE INDEX IF NOT EXISTS memory_events_by_session ON memory_events (session_row, position);
+CREATE INDEX IF NOT EXISTS memory_events_by_memory_id ON memory_events (memory_id);
+-- The memory ids deleted under each key: never stored under it again.
+CREATE TABLE IF NOT EXISTS memory_forgotten (
+    key_id INTEGER NOT NULL REFERENCES memory_keys (id),
+    memory_id TEXT NOT NULL,
+    PRIMARY KEY (key_id, memory_id)
+) STRICT, WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5 (
     body,
     content = '',
@@ -58,10 +80,17 @@ pub(crate) fn ensure(conn: &mut Connection, database: &str) -> Result<(), Memory
     let version = pragma_i32(&tx, "user_version").map_err(|err| backend(doing(), err))?;
     match (application_id, version) {
         (APPLICATION_ID, SCHEMA_VERSION) => {}
+        (APPLICATION_ID, 1) => migrate::v1_to_v2(&tx).map_err(|err| {
+            backend(
+                format!("cannot migrate {database} from schema version 1 to {SCHEMA_VERSION}"),
+                err,
+            )
+        })?,
         (APPLICATION_ID, other) => {
             return Err(MemoryError::backend(format!(
                 "{database} is a memory database of schema version {other}; this build of \
-                 memory-sqlite-fts5 reads only version {SCHEMA_VERSION}"
+                 memory-sqlite-fts5 reads only version {SCHEMA_VERSION} (and migrates version \
+                 1 to it)"
             )));
         }
         (0, 0) => {

@@ -1,89 +1,40 @@
-//! The SQL of the two calls: replacing a session's events, and ranked any-word search.
+//! The SQL of sessions and search: replacing a session's events, appending a delta of events,
+//! and ranked any-word search; and the rows every write shares (keys, sessions, new events).
 //!
 //! Keys and sessions are rows (`memory_keys (app_name, user_id)`, `memory_sessions (key_id,
-//! session_id)`), compared byte for byte, never joined into one string. Every indexed event has
-//! one row in the FTS5 table `memory_fts`, with the same rowid as its `memory_events` row.
+//! session_id)`), compared byte for byte, never joined into one string; a key's explicit
+//! memories are its session row without a session id. Every indexed entry has one row in the
+//! FTS5 table `memory_fts`, with the same rowid as its `memory_events` row.
 //!
 //! Event row ids are partitioned by key: the events of the key whose row id is `k` have row ids
 //! in `[k << 32, (k << 32) + 2^32)`. A search constrains `memory_fts.rowid` to its key's range,
 //! which FTS5 answers by seeking inside each posting list, so a search walks only its own
 //! key's postings however many other keys share the file.
 
-use memory_conformance::{Content, Event, MemoryEntry};
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use memory_conformance::{Content, MemoryEntry};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use crate::failure::Failure;
-use crate::indexed_text::indexed_text;
+use crate::forget::is_forgotten;
 use crate::query::{any_word_expression, query_words};
+use crate::stored::StoredEntry;
 
-/// One event ready to be written: the entry a search returns for it, as stored columns.
-#[derive(Debug)]
-pub(crate) struct StoredEvent {
-    author: String,
-    timestamp: String,
-    content_json: String,
-    indexed_text: String,
-}
-
-impl StoredEvent {
-    /// The stored form of every event of `events` whose content has at least one part, in
-    /// order. Fails when an event's content cannot be stored so that it reads back.
-    pub(crate) fn from_events(
-        events: &[Event],
-        index_tool_data: bool,
-    ) -> Result<Vec<Self>, Failure> {
-        events
-            .iter()
-            .filter(|event| event.content.as_ref().is_some_and(|c| !c.parts.is_empty()))
-            .filter_map(|event| MemoryEntry::from_event(event).map(|entry| (event, entry)))
-            .map(|(event, entry)| {
-                let content_json = serde_json::to_string(&entry.content)?;
-                // Read it back now so that a stored event can never break a later search
-                // (JSON nested deeper than serde_json reads, for example).
-                serde_json::from_str::<Content>(&content_json).map_err(|err| {
-                    format!(
-                        "the content of event {:?} does not read back: {err}",
-                        event.id
-                    )
-                })?;
-                Ok(Self {
-                    author: entry.author.unwrap_or_default(),
-                    timestamp: entry.timestamp.unwrap_or_default(),
-                    indexed_text: indexed_text(&entry.content, index_tool_data),
-                    content_json,
-                })
-            })
-            .collect()
-    }
-}
+/// The session a delta without a session id goes to, as ADK Python names it.
+pub(crate) const UNKNOWN_SESSION_ID: &str = "__unknown_session_id__";
 
 /// Replaces everything stored for (`app_name`, `user_id`, `session_id`) with `events`, in one
-/// immediate transaction. A session keeps the position of its first add.
+/// immediate transaction, leaving out events whose id was deleted under the key. A session
+/// keeps the position of its first add.
 pub(crate) fn replace_session(
     conn: &mut Connection,
     app_name: &str,
     user_id: &str,
     session_id: &str,
-    events: &[StoredEvent],
+    events: &[StoredEntry],
 ) -> Result<(), Failure> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    tx.prepare_cached(
-        "INSERT INTO memory_keys (app_name, user_id) VALUES (?1, ?2)
-         ON CONFLICT (app_name, user_id) DO NOTHING",
-    )?
-    .execute(params![app_name, user_id])?;
-    let key_id: i64 = tx
-        .prepare_cached("SELECT id FROM memory_keys WHERE app_name = ?1 AND user_id = ?2")?
-        .query_row(params![app_name, user_id], |row| row.get(0))?;
-    tx.prepare_cached(
-        "INSERT INTO memory_sessions (key_id, session_id) VALUES (?1, ?2)
-         ON CONFLICT (key_id, session_id) DO NOTHING",
-    )?
-    .execute(params![key_id, session_id])?;
-    let session_row: i64 = tx
-        .prepare_cached("SELECT id FROM memory_sessions WHERE key_id = ?1 AND session_id = ?2")?
-        .query_row(params![key_id, session_id], |row| row.get(0))?;
-
+    let key_id = key_row(&tx, app_name, user_id)?;
+    let session_row = session_row(&tx, key_id, Some(session_id))?;
     tx.prepare_cached(
         "DELETE FROM memory_fts WHERE rowid IN
             (SELECT id FROM memory_events WHERE session_row = ?1)",
@@ -92,43 +43,174 @@ pub(crate) fn replace_session(
     tx.prepare_cached("DELETE FROM memory_events WHERE session_row = ?1")?
         .execute([session_row])?;
 
-    let (first, last) = event_rows(key_id)?;
-    let highest: Option<i64> = tx
-        .prepare_cached("SELECT max(id) FROM memory_events WHERE id BETWEEN ?1 AND ?2")?
-        .query_row([first, last], |row| row.get(0))?;
-    let next = highest.map_or(Some(first), |row| row.checked_add(1));
-    {
-        let mut insert_event = tx.prepare_cached(
-            "INSERT INTO memory_events (id, session_row, position, author, timestamp, content)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?;
-        let mut insert_text =
-            tx.prepare_cached("INSERT INTO memory_fts (rowid, body) VALUES (?1, ?2)")?;
-        for (position, event) in events.iter().enumerate() {
-            let offset = i64::try_from(position)?;
-            let event_row = next
-                .and_then(|next| next.checked_add(offset))
-                .filter(|&row| row <= last)
-                .ok_or("the key has used up its 2^32 event row ids")?;
-            insert_event.execute(params![
-                event_row,
-                session_row,
-                offset,
-                event.author,
-                event.timestamp,
-                event.content_json
-            ])?;
-            if !event.indexed_text.is_empty() {
-                insert_text.execute(params![event_row, event.indexed_text])?;
-            }
+    let mut rows = NewRows::of_key(&tx, key_id)?;
+    let mut position = 0;
+    for event in events {
+        let id = event.memory_id.as_deref().ok_or("an event without an id")?;
+        if is_forgotten(&tx, key_id, id)? {
+            continue;
         }
+        insert(&tx, rows.next()?, session_row, position, id, event)?;
+        position += 1;
     }
     tx.commit()?;
     Ok(())
 }
 
-/// The events stored under (`app_name`, `user_id`) that hold at least one word of `query`,
-/// best bm25 score first (ties in session then event order), at most `limit` of them.
+/// Appends to the session `session_id` (or [`UNKNOWN_SESSION_ID`]) of (`app_name`, `user_id`)
+/// each of `events` whose id the session does not hold yet, after its events, in one immediate
+/// transaction; an event whose id it holds (the stored one, or an earlier one of `events`) or
+/// whose id was deleted under the key is left out.
+pub(crate) fn append_new_events(
+    conn: &mut Connection,
+    app_name: &str,
+    user_id: &str,
+    session_id: Option<&str>,
+    events: &[StoredEntry],
+) -> Result<(), Failure> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let key_id = key_row(&tx, app_name, user_id)?;
+    let session_row = session_row(&tx, key_id, Some(session_id.unwrap_or(UNKNOWN_SESSION_ID)))?;
+    let mut rows = NewRows::of_key(&tx, key_id)?;
+    let mut position = next_position(&tx, session_row)?;
+    for event in events {
+        let id = event.memory_id.as_deref().ok_or("an event without an id")?;
+        if is_forgotten(&tx, key_id, id)? || held_row(&tx, session_row, id)?.is_some() {
+            continue;
+        }
+        insert(&tx, rows.next()?, session_row, position, id, event)?;
+        position += 1;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// The row id of the key (`app_name`, `user_id`), created if new.
+pub(crate) fn key_row(tx: &Transaction<'_>, app_name: &str, user_id: &str) -> Result<i64, Failure> {
+    tx.prepare_cached(
+        "INSERT INTO memory_keys (app_name, user_id) VALUES (?1, ?2)
+         ON CONFLICT (app_name, user_id) DO NOTHING",
+    )?
+    .execute(params![app_name, user_id])?;
+    Ok(find_key_row(tx, app_name, user_id)?.ok_or("the key's row is missing")?)
+}
+
+/// The row id of the key (`app_name`, `user_id`), if anything was ever written under it.
+fn find_key_row(conn: &Connection, app_name: &str, user_id: &str) -> Result<Option<i64>, Failure> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM memory_keys WHERE app_name = ?1 AND user_id = ?2")?
+        .query_row(params![app_name, user_id], |row| row.get(0))
+        .optional()?)
+}
+
+/// The row id of the session `session_id` of the key `key_id` (`None`: the key's explicit
+/// memories), created after every other if new.
+pub(crate) fn session_row(
+    tx: &Transaction<'_>,
+    key_id: i64,
+    session_id: Option<&str>,
+) -> Result<i64, Failure> {
+    // Without a conflict target, the clause covers both the (key, session id) constraint and
+    // the one explicit memories' row per key.
+    tx.prepare_cached(
+        "INSERT INTO memory_sessions (key_id, session_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+    )?
+    .execute(params![key_id, session_id])?;
+    Ok(tx
+        .prepare_cached("SELECT id FROM memory_sessions WHERE key_id = ?1 AND session_id IS ?2")?
+        .query_row(params![key_id, session_id], |row| row.get(0))?)
+}
+
+/// The position after the last entry of the session row `session_row`.
+pub(crate) fn next_position(tx: &Transaction<'_>, session_row: i64) -> Result<i64, Failure> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT coalesce(max(position) + 1, 0) FROM memory_events WHERE session_row = ?1",
+        )?
+        .query_row([session_row], |row| row.get(0))?)
+}
+
+/// The row id of an entry of the session row `session_row` whose id is `memory_id`, if any.
+pub(crate) fn held_row(
+    tx: &Transaction<'_>,
+    session_row: i64,
+    memory_id: &str,
+) -> Result<Option<i64>, Failure> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT id FROM memory_events WHERE memory_id = ?1 AND session_row = ?2 LIMIT 1",
+        )?
+        .query_row(params![memory_id, session_row], |row| row.get(0))
+        .optional()?)
+}
+
+/// Writes `entry` as the row `row` of the session row `session_row`, at `position`, under the
+/// id `memory_id`, with its FTS5 row when it has indexed text.
+pub(crate) fn insert(
+    tx: &Transaction<'_>,
+    row: i64,
+    session_row: i64,
+    position: i64,
+    memory_id: &str,
+    entry: &StoredEntry,
+) -> Result<(), Failure> {
+    tx.prepare_cached(
+        "INSERT INTO memory_events
+            (id, session_row, position, memory_id, author, timestamp, content)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        row,
+        session_row,
+        position,
+        memory_id,
+        entry.author,
+        entry.timestamp,
+        entry.content_json
+    ])?;
+    index(tx, row, entry)
+}
+
+/// Adds the FTS5 row of `entry`, stored as the row `row`, when it has indexed text.
+pub(crate) fn index(tx: &Transaction<'_>, row: i64, entry: &StoredEntry) -> Result<(), Failure> {
+    if !entry.indexed_text.is_empty() {
+        tx.prepare_cached("INSERT INTO memory_fts (rowid, body) VALUES (?1, ?2)")?
+            .execute(params![row, entry.indexed_text])?;
+    }
+    Ok(())
+}
+
+/// Hands out the row ids of a key's new entries, after the highest one in use.
+pub(crate) struct NewRows {
+    next: Option<i64>,
+    last: i64,
+}
+
+impl NewRows {
+    /// The row ids after the highest one the key `key_id` uses.
+    pub(crate) fn of_key(tx: &Transaction<'_>, key_id: i64) -> Result<Self, Failure> {
+        let (first, last) = event_rows(key_id)?;
+        let highest: Option<i64> = tx
+            .prepare_cached("SELECT max(id) FROM memory_events WHERE id BETWEEN ?1 AND ?2")?
+            .query_row([first, last], |row| row.get(0))?;
+        let next = highest.map_or(Some(first), |row| row.checked_add(1));
+        Ok(Self { next, last })
+    }
+
+    /// The next free row id.
+    pub(crate) fn next(&mut self) -> Result<i64, Failure> {
+        let row = self
+            .next
+            .filter(|&row| row <= self.last)
+            .ok_or("the key has used up its 2^32 event row ids")?;
+        self.next = row.checked_add(1);
+        Ok(row)
+    }
+}
+
+/// The entries (events and explicit memories) stored under (`app_name`, `user_id`) that hold
+/// at least one word of `query`, best bm25 score first (ties in session then event order), at
+/// most `limit` of them, each with its id and the author and timestamp it was stored with.
 pub(crate) fn search(
     conn: &Connection,
     app_name: &str,
@@ -136,11 +218,7 @@ pub(crate) fn search(
     query: &str,
     limit: Option<usize>,
 ) -> Result<Vec<MemoryEntry>, Failure> {
-    let key_id: Option<i64> = conn
-        .prepare_cached("SELECT id FROM memory_keys WHERE app_name = ?1 AND user_id = ?2")?
-        .query_row(params![app_name, user_id], |row| row.get(0))
-        .optional()?;
-    let Some(key_id) = key_id else {
+    let Some(key_id) = find_key_row(conn, app_name, user_id)? else {
         return Ok(Vec::new());
     };
     let words = query_words(conn, query)?;
@@ -152,7 +230,7 @@ pub(crate) fn search(
 
     // One statement, so one read snapshot: a concurrent re-add is seen whole or not at all.
     let mut statement = conn.prepare_cached(
-        "SELECT e.author, e.timestamp, e.content
+        "SELECT e.memory_id, e.author, e.timestamp, e.content
          FROM memory_fts
          JOIN memory_events AS e ON e.id = memory_fts.rowid
          JOIN memory_sessions AS s ON s.id = e.session_row
@@ -163,21 +241,19 @@ pub(crate) fn search(
     let mut rows = statement.query(params![expression, first, last, key_id, limit])?;
     let mut entries = Vec::new();
     while let Some(row) = rows.next()? {
-        let author: String = row.get(0)?;
-        let timestamp: String = row.get(1)?;
-        let content_json: String = row.get(2)?;
-        let content: Content = serde_json::from_str(&content_json)?;
-        entries.push(
-            MemoryEntry::new(content)
-                .with_author(author)
-                .with_timestamp(timestamp),
-        );
+        let memory_id: String = row.get(0)?;
+        let content_json: String = row.get(3)?;
+        let mut entry = MemoryEntry::new(serde_json::from_str::<Content>(&content_json)?);
+        entry.id = Some(memory_id);
+        entry.author = row.get(1)?;
+        entry.timestamp = row.get(2)?;
+        entries.push(entry);
     }
     Ok(entries)
 }
 
 /// The first and last event row id of the key whose row id is `key_id`.
-fn event_rows(key_id: i64) -> Result<(i64, i64), Failure> {
+pub(crate) fn event_rows(key_id: i64) -> Result<(i64, i64), Failure> {
     if !(0..=i64::from(i32::MAX)).contains(&key_id) {
         return Err(format!("key row id {key_id} is past the last usable one").into());
     }

@@ -6,7 +6,7 @@ mod support;
 use std::error::Error;
 use std::time::Duration;
 
-use memory_conformance::{Event, MemoryError, MemoryService, Session};
+use memory_conformance::{Content, Event, MemoryEntry, MemoryError, MemoryService, Part, Session};
 use memory_sqlite_fts5::SqliteFts5MemoryService;
 use rstest::rstest;
 use support::hits;
@@ -52,6 +52,78 @@ async fn a_locked_database_fails_the_add_naming_session_and_key() {
         .await
         .unwrap();
     assert_eq!(hits(&memory, "support", "u-42", "coffee").await, 1);
+}
+
+#[tokio::test]
+async fn a_locked_database_fails_each_optional_call_naming_what_it_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("memory.db");
+    let memory = SqliteFts5MemoryService::builder()
+        .busy_timeout(Duration::from_millis(50))
+        .open(&path)
+        .unwrap();
+    let other = rusqlite::Connection::open(&path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+
+    let delete = memory.delete_memory("support", "u-42", "e-2").await;
+    let delta = [Event::text("user", "coffee"), Event::text("user", "tea")];
+    let in_session = memory
+        .add_events_to_memory("support", "u-42", Some("s-1"), &delta)
+        .await;
+    let loose = memory
+        .add_events_to_memory("support", "u-42", None, &delta)
+        .await;
+    let note = MemoryEntry::new(Content::text("coffee"));
+    let memories = memory.add_memory("support", "u-42", &[note]).await;
+    for (result, expected) in [
+        (
+            delete,
+            r#"cannot delete memory "e-2" under "support"/"u-42""#,
+        ),
+        (
+            in_session,
+            r#"cannot add 2 events to session "s-1" under "support"/"u-42" in memory"#,
+        ),
+        (
+            loose,
+            r#"cannot add 2 events to no session ("__unknown_session_id__") under "support"/"u-42" in memory"#,
+        ),
+        (
+            memories,
+            r#"cannot add 1 memories under "support"/"u-42" to memory"#,
+        ),
+    ] {
+        let err = result.unwrap_err();
+        assert_eq!(message(&err), expected);
+        let source = err.source().expect("the SQLite error is the source");
+        assert!(source.to_string().contains("locked"), "{source}");
+    }
+}
+
+#[tokio::test]
+async fn a_memory_whose_content_cannot_be_read_back_is_refused_naming_it() {
+    let memory = SqliteFts5MemoryService::open_in_memory().unwrap();
+    let mut deep = serde_json::json!("bottom");
+    for _ in 0..200 {
+        deep = serde_json::json!([deep]);
+    }
+    let fine = MemoryEntry::new(Content::text("flat white"));
+    let too_deep = MemoryEntry::new(Content::new(vec![
+        Part::text("flat white"),
+        Part::function_response("t", deep),
+    ]))
+    .with_id("m-deep");
+    let err = memory
+        .add_memory("support", "u-42", &[fine, too_deep])
+        .await
+        .unwrap_err();
+    let cause = err.source().expect("the cause is the source").to_string();
+    assert!(
+        cause.contains(r#"memory "m-deep" does not read back"#),
+        "{cause}"
+    );
+    // Nothing of the refused call was stored.
+    assert_eq!(hits(&memory, "support", "u-42", "white").await, 0);
 }
 
 #[tokio::test]

@@ -2,10 +2,10 @@
 
 mod support;
 
-use memory_conformance::{Content, Event, MemoryEntry, MemoryService, Part, Session};
+use memory_conformance::{Content, Event, MemoryService, Part, Session};
 use memory_sqlite_fts5::SqliteFts5MemoryService;
 use serde_json::json;
-use support::{at, hits, texts};
+use support::{at, entry_of, hits, texts};
 
 fn unlimited() -> SqliteFts5MemoryService {
     SqliteFts5MemoryService::builder()
@@ -38,7 +38,7 @@ async fn an_entry_is_exactly_what_the_kit_expects_for_its_event() {
         .search_memory("support", "u-42", "white")
         .await
         .unwrap();
-    assert_eq!(found.memories, [MemoryEntry::from_event(&event).unwrap()]);
+    assert_eq!(found.memories, [entry_of(&event)]);
     assert_eq!(
         found.memories[0].timestamp.as_deref(),
         Some("2026-01-01T00:00:01.250Z")
@@ -57,7 +57,7 @@ async fn sub_millisecond_time_is_cut_like_the_kit_cuts_it() {
         found.memories[0].timestamp.as_deref(),
         Some("2026-01-01T00:00:01.999Z")
     );
-    assert_eq!(found.memories, [MemoryEntry::from_event(&event).unwrap()]);
+    assert_eq!(found.memories, [entry_of(&event)]);
 }
 
 #[tokio::test]
@@ -182,10 +182,7 @@ async fn tool_names_and_string_values_are_found_when_configured() {
     let session = tool_session();
     memory.add_session_to_memory(&session).await.unwrap();
     let found = memory.search_memory("app", "u", "shipped").await.unwrap();
-    assert_eq!(
-        found.memories,
-        [MemoryEntry::from_event(&session.events[1]).unwrap()]
-    );
+    assert_eq!(found.memories, [entry_of(&session.events[1])]);
     assert_eq!(hits(&memory, "app", "u", "parcelforce").await, 1);
     assert_eq!(hits(&memory, "app", "u", "A-17").await, 1);
     assert_eq!(hits(&memory, "app", "u", "lookup_order").await, 2);

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use memory_conformance::{MemoryService, SearchMemoryResponse, Timestamp};
+use memory_conformance::{Event, MemoryEntry, MemoryService, SearchMemoryResponse, Timestamp};
 
 /// A fixed instant `millis` milliseconds after 2026-01-01T00:00:00Z.
 pub fn at(millis: i64) -> Timestamp {
@@ -25,4 +25,12 @@ pub async fn hits(memory: &impl MemoryService, app: &str, user: &str, query: &st
         .unwrap_or_else(|err| panic!("search {query:?} failed: {err:?}"))
         .memories
         .len()
+}
+
+/// The entry a search returns for `event`: the kit's entry of the event, carrying the event's
+/// id.
+pub fn entry_of(event: &Event) -> MemoryEntry {
+    MemoryEntry::from_event(event)
+        .expect("the event has content")
+        .with_id(event.id.clone())
 }
