@@ -77,7 +77,7 @@ pub fn svg(runs: &[&BenchmarkRun]) -> String {
     const CELL_W: usize = 86;
     const CELL_H: usize = 30;
     const LEFT: usize = 170;
-    const TOP: usize = 92;
+    const TOP: usize = 118;
     // One column per kind, then all questions (`None`).
     let columns: Vec<(&str, Option<QuestionKind>)> = QuestionKind::ALL
         .iter()
@@ -95,7 +95,7 @@ pub fn svg(runs: &[&BenchmarkRun]) -> String {
             }
         }
     };
-    let width = LEFT + CELL_W * columns.len() + 20;
+    let width = LEFT + CELL_W * columns.len() + 80;
     let height = TOP + CELL_H * runs.len() + 48;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n<rect width=\"{width}\" height=\"{height}\" fill=\"#ffffff\"/>\n"
@@ -105,11 +105,12 @@ pub fn svg(runs: &[&BenchmarkRun]) -> String {
         out,
         "<text x=\"{LEFT}\" y=\"24\" font-size=\"15\" font-weight=\"bold\">Recall@5 by question kind (recall benchmark v{version})</text>"
     );
+    // Column names rise to the right from their column's middle, clear of the cells.
     for (i, (name, _)) in columns.iter().enumerate() {
-        let x = LEFT + i * CELL_W + CELL_W / 2;
+        let x = LEFT + i * CELL_W + CELL_W / 3;
         let _ = writeln!(
             out,
-            "<text x=\"{x}\" y=\"{}\" text-anchor=\"end\" transform=\"rotate(-35 {x} {})\">{name}</text>",
+            "<text x=\"{x}\" y=\"{}\" text-anchor=\"start\" transform=\"rotate(-35 {x} {})\">{name}</text>",
             TOP - 8,
             TOP - 8
         );
