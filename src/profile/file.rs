@@ -451,7 +451,13 @@ impl RawFile {
                         missing.join(", ")
                     ));
                 }
-                Profile::reference()
+                // Every dimension is the file's; the contract's defaults stand for timestamps
+                // and visibility, and a call beyond the two is claimed only where it says so.
+                Profile {
+                    provenance: "a profile file".into(),
+                    capabilities: Capabilities::default(),
+                    ..Profile::reference()
+                }
             }
         };
         if let Some(name) = self.name {
@@ -1110,6 +1116,21 @@ mod format_page {
 #[cfg(test)]
 mod docs {
     use super::*;
+
+    #[test]
+    fn a_file_without_extends_claims_no_call_it_does_not_name() {
+        let mut text = ProfileFile::of(Profile::reference()).to_toml();
+        let start = text
+            .find("[capabilities]")
+            .expect("the file lists the capabilities");
+        let end = text[start..]
+            .find("\n\n")
+            .map_or(text.len(), |n| start + n + 1);
+        text.replace_range(start..end, "");
+        let file = ProfileFile::parse(&text).unwrap_or_else(|err| panic!("{err}\n{text}"));
+        assert_eq!(file.profile.capabilities, Capabilities::default(), "{text}");
+        assert_eq!(file.profile.event_words, Profile::reference().event_words);
+    }
 
     #[test]
     fn a_recall_floor_reads_overall_and_per_kind_and_round_trips() {
