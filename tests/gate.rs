@@ -163,7 +163,7 @@ fn a_profile_that_implies_a_violation_the_backend_does_not_have_fails() {
 }
 
 #[test]
-fn the_full_report_of_the_reference_is_green_with_two_capabilities_not_applicable() {
+fn the_full_report_of_the_reference_is_green_with_its_storage_and_vector_rules_not_applicable() {
     let report = Gate::new(reference()).run();
     assert!(report.is_green(), "{report}");
     let not_applicable: Vec<&str> = report
@@ -172,7 +172,15 @@ fn the_full_report_of_the_reference_is_green_with_two_capabilities_not_applicabl
         .filter(|run| matches!(run.verdict(), Verdict::NotApplicable { .. }))
         .map(|run| run.rule().id())
         .collect();
-    assert_eq!(not_applicable, ["durability.reopen", "scope.shared"]);
+    assert_eq!(
+        not_applicable,
+        [
+            "vector.nearest_first",
+            "durability.reopen",
+            "scope.shared",
+            "scope.replicas"
+        ]
+    );
     assert!(report.problems().is_empty());
 }
 
@@ -260,6 +268,11 @@ async fn a_plain_rule_function_says_when_it_does_not_apply() {
     Profile::reference(),
     "the profile does not declare a shared store"
 )]
+#[case::scope_replicas(
+    "scope.replicas",
+    Profile::reference(),
+    "the profile does not declare a shared store"
+)]
 #[case::concurrency_atomic_replace(
     "concurrency.atomic_replace",
     appending_profile(),
@@ -300,6 +313,11 @@ async fn a_plain_rule_function_says_when_it_does_not_apply() {
     semantic(),
     "the profile declares semantic retrieval"
 )]
+#[case::vector_nearest_first(
+    "vector.nearest_first",
+    Profile::reference(),
+    "the profile does not declare vector retrieval"
+)]
 fn each_profile_and_capability_rule_is_not_applicable_with_its_reason_where_it_does_not_apply(
     #[case] id: &str,
     #[case] profile: Profile,
@@ -330,12 +348,14 @@ fn every_profile_and_capability_rule_has_a_not_applicable_case_or_applies_everyw
         "result.order",
         "durability.reopen",
         "scope.shared",
+        "scope.replicas",
         "result.entry_ids",
         "result.limit_option",
         "delta.as_declared",
         "memories.searchable",
         "forget.never_returned",
         "forget.other_keys_untouched",
+        "vector.nearest_first",
     ];
     // A limit is always declared (unlimited is a limit), so `result.limit` applies to every
     // profile: the presets and the semantic variant show it.
@@ -407,6 +427,7 @@ fn rule_ids_are_stable_unique_and_named_by_group() {
             "query.digits",
             "query.non_ascii",
             "query.multi_word",
+            "vector.nearest_first",
             "result.fidelity",
             "result.limit",
             "result.order",
@@ -422,6 +443,7 @@ fn rule_ids_are_stable_unique_and_named_by_group() {
             "forget.other_keys_untouched",
             "durability.reopen",
             "scope.shared",
+            "scope.replicas",
         ],
         "rule ids are public API: backend crates name them in known violations"
     );
