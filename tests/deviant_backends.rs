@@ -37,7 +37,9 @@ fn replicas(fault: ReplicaFault) -> Subject {
     })
     .cleanup_with(SharedStorage::remove)
     .seed(SEED)
-    .cases(64)
+    // Half the deviants' cases: every write through the uncoordinated replicas waits for its
+    // storage, and the catalogue's timing-sensitive tests run beside this one.
+    .cases(32)
 }
 
 /// The ids of the rules `subject` fails, with their reports, each rule run by the gate.

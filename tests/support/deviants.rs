@@ -993,7 +993,7 @@ impl MemoryService for Replica {
         if let ReplicaFault::UncoordinatedWrites = self.fault {
             *copy = self.storage.load();
             // The round trip to the storage, during which another instance may load too.
-            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
         }
         match copy
             .iter()
