@@ -9,7 +9,7 @@ use memory_conformance::InMemoryMemoryService;
 use memory_conformance::conformance::{Gate, Subject, Verdict};
 use memory_conformance::profile::Profile;
 
-use support::deviants::{Deviant, Deviation};
+use support::deviants::{Deviant, Deviation, Replica, ReplicaFault, SharedStorage};
 
 /// A fixed seed keeps these tests reproducible; `PROPTEST_RNG_SEED` does not change them.
 const SEED: u64 = 0x5EED;
@@ -27,6 +27,19 @@ fn subject(deviation: Deviation) -> Subject {
         Deviation::Hang => 200,
         _ => 5_000,
     }))
+}
+
+/// Three replicas with `fault` on one storage a namespace: a shared store that loses writes.
+fn replicas(fault: ReplicaFault) -> Subject {
+    Subject::namespaced(format!("{fault:?}"), fault.profile(), move |namespace| {
+        let storage = SharedStorage::of(&namespace);
+        async move { Replica::open(fault, storage) }
+    })
+    .cleanup_with(SharedStorage::remove)
+    .seed(SEED)
+    // Half the deviants' cases: every write through the uncoordinated replicas waits for its
+    // storage, and the catalogue's timing-sensitive tests run beside this one.
+    .cases(32)
 }
 
 /// The ids of the rules `subject` fails, with their reports, each rule run by the gate.
@@ -48,7 +61,7 @@ fn failures(subject: Subject) -> Vec<(&'static str, String)> {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(Deviation, &[&str], &str, &str); 43] = [
+const CATALOGUE: [(Deviation, &[&str], &str, &str); 44] = [
     (
         Deviation::SlashJoinedKey,
         &["R1.no-join"],
@@ -309,6 +322,14 @@ const CATALOGUE: [(Deviation, &[&str], &str, &str); 43] = [
         "result.limit_option",
         "and the limit is",
     ),
+    // The guide's replicas, each with its own in-process store: the first search through
+    // another instance than the write's finds nothing.
+    (
+        Deviation::OwnStorePerInstance,
+        &["capabilities.shared"],
+        "scope.replicas",
+        "via instance 1: search",
+    ),
 ];
 
 /// Every deviant against every rule: each is caught by the rule that covers its deviation,
@@ -505,5 +526,35 @@ fn every_clause_of_the_specification_has_a_deviant_caught_by_its_rules() {
             !deviants.is_empty(),
             "clause {clause} has no deviant caught by one of its rules ({rules})"
         );
+    }
+}
+
+/// Replicas on one storage that lose each other's writes pass every other rule, `scope.shared`
+/// included (its second instance opens after the first write, and the two write in turn, each
+/// after a search), and are caught by `scope.replicas`: a stale copy written back over another
+/// instance's write by writes through two instances, and uncoordinated writes by a concurrent
+/// batch only, since one at a time they never race.
+#[test]
+fn replicas_that_lose_each_others_writes_are_caught_by_scope_replicas_alone() {
+    for (fault, fragment) in [
+        (ReplicaFault::StaleCopyWriteBack, "via instance 1: "),
+        (ReplicaFault::UncoordinatedWrites, "concurrently add"),
+    ] {
+        let failed = failures(replicas(fault));
+        let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, ["scope.replicas"], "{fault:?}: {failed:#?}");
+        let report = &failed[0].1;
+        for expected in [
+            format!("rule scope.replicas failed for backend \"{fault:?}\""),
+            "open 3 instances on the same storage behind a round-robin load balancer".into(),
+            fragment.into(),
+            "actual:   0 entries []".into(),
+            "reproduce: PROPTEST_RNG_SEED=".into(),
+        ] {
+            assert!(
+                report.contains(&expected),
+                "{fault:?}: no {expected:?} in\n{report}"
+            );
+        }
     }
 }

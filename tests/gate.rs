@@ -174,7 +174,12 @@ fn the_full_report_of_the_reference_is_green_with_its_storage_and_vector_rules_n
         .collect();
     assert_eq!(
         not_applicable,
-        ["vector.nearest_first", "durability.reopen", "scope.shared"]
+        [
+            "vector.nearest_first",
+            "durability.reopen",
+            "scope.shared",
+            "scope.replicas"
+        ]
     );
     assert!(report.problems().is_empty());
 }
@@ -263,6 +268,11 @@ async fn a_plain_rule_function_says_when_it_does_not_apply() {
     Profile::reference(),
     "the profile does not declare a shared store"
 )]
+#[case::scope_replicas(
+    "scope.replicas",
+    Profile::reference(),
+    "the profile does not declare a shared store"
+)]
 #[case::concurrency_atomic_replace(
     "concurrency.atomic_replace",
     appending_profile(),
@@ -338,6 +348,7 @@ fn every_profile_and_capability_rule_has_a_not_applicable_case_or_applies_everyw
         "result.order",
         "durability.reopen",
         "scope.shared",
+        "scope.replicas",
         "result.entry_ids",
         "result.limit_option",
         "delta.as_declared",
@@ -432,6 +443,7 @@ fn rule_ids_are_stable_unique_and_named_by_group() {
             "forget.other_keys_untouched",
             "durability.reopen",
             "scope.shared",
+            "scope.replicas",
         ],
         "rule ids are public API: backend crates name them in known violations"
     );

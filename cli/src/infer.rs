@@ -425,7 +425,7 @@ pub fn infer(
             &mut decisions,
             &mut profile,
             "capabilities",
-            &["durability.reopen", "scope.shared"],
+            &["durability.reopen", "scope.shared", "scope.replicas"],
             vec![("durable and shared".to_owned(), both)],
         );
         // Not durable and not shared is a value that fits when the rules fail: it checks

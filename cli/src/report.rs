@@ -184,11 +184,11 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         }
         chosen.retain(|g| options.backends.iter().any(|w| w == g.subject().backend()));
     }
-    let report = Report::of(chosen, &options);
+    let report = Report::of(chosen.clone(), &options);
     let text = if options.json {
         report.to_json()?
     } else {
-        report.to_markdown()
+        report.to_markdown() + &crate::replicas::replicas_section(&chosen)
     };
     match &options.output {
         Some(path) => {

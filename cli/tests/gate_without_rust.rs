@@ -205,10 +205,10 @@ fn python_team() -> Result<(), Failed> {
             // The helper comes from the wheel, never from the repository.
             .env_remove("PYTHONPATH")
             .env("TZ", "UTC"),
-        // Durable and shared: the reopen and the second instance run through protocol v2, and
-        // so do the deltas; not applicable: vector search, a search limit, explicit memories
-        // and the two deletion rules, which the service does not have.
-        28,
+        // Durable and shared: the reopen, the second instance and the three replicas run
+        // through protocol v2, and so do the deltas; not applicable: vector search, a search
+        // limit, explicit memories and the two deletion rules, which the service does not have.
+        29,
         5,
     )?;
     check_junit(
@@ -259,12 +259,12 @@ fn js_team() -> Result<(), Failed> {
         gate_command(env!("CARGO_BIN_EXE_memory-conformance"), &example, &junit)
             .args(["node", "bridge.mjs"])
             .current_dir(&project),
-        // Not applicable: durability, the shared store, vector search and every call beyond
-        // the two, which ADK JS's in-memory service does not have.
+        // Not applicable: durability, the shared store (two rules), vector search and every
+        // call beyond the two, which ADK JS's in-memory service does not have.
         24,
-        9,
+        10,
     )?;
-    check_junit(&junit, "adk-js-team", 9, &["key.no_separator_collision"])?;
+    check_junit(&junit, "adk-js-team", 10, &["key.no_separator_collision"])?;
     std::fs::remove_dir_all(&dir)
         .map_err(|err| format!("cannot remove {}: {err}", dir.display()))?;
     Ok(())

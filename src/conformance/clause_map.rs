@@ -122,6 +122,10 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
         "another instance opened on the same storage",
     ),
     (
+        "replicas",
+        "three instances on one storage behind a round-robin load balancer, written through one at a time and concurrently, each write searched through every instance",
+    ),
+    (
         "later session",
         "the `load_memory` tool run from a later session of the same user",
     ),
@@ -641,9 +645,9 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
     },
     Clause {
         id: "capabilities.shared",
-        says: "two instances on one storage see each other's writes",
-        rules: &["scope.shared"],
-        inputs: &["second instance"],
+        says: "instances on one storage see each other's writes, also three behind a round-robin load balancer under concurrent writes",
+        rules: &["scope.shared", "scope.replicas"],
+        inputs: &["second instance", "replicas"],
     },
     Clause {
         id: "capabilities.events_delta = append new ids",

@@ -11,6 +11,7 @@ use super::comparison::{check_search, is_one_version};
 use super::mismatch::{Mismatch, Problem};
 use super::namespace::Namespace;
 use super::oracle::Oracle;
+use super::round_robin;
 use super::scenario::{ContentDisplay, ContentsDisplay, Expect, Scenario, Search, Step};
 use super::subject::Subject;
 use crate::profile::Limit;
@@ -58,11 +59,17 @@ async fn run_in(
         .await
         .map_err(|problem| Mismatch { step: 0, problem })?;
     run.instances.push(first);
-    for (i, step) in scenario.steps.iter().enumerate() {
-        run.step(step).await.map_err(|problem| Mismatch {
-            step: i + 1,
-            problem,
-        })?;
+    let routes = round_robin::routes(&scenario.steps);
+    for (i, (step, route)) in scenario.steps.iter().zip(routes).enumerate() {
+        if let Some(&instance) = route.as_ref().and_then(|r| r.first()) {
+            run.current = instance.min(run.instances.len() - 1);
+        }
+        run.step(step, route.as_deref())
+            .await
+            .map_err(|problem| Mismatch {
+                step: i + 1,
+                problem,
+            })?;
     }
     Ok(run.stats)
 }
@@ -248,7 +255,9 @@ impl Run<'_> {
         }
     }
 
-    async fn step(&mut self, step: &Step) -> Result<(), Problem> {
+    /// Runs `step` on the current instance; the adds of a concurrent batch behind a load
+    /// balancer go to the instances `route` names, one an add.
+    async fn step(&mut self, step: &Step, route: Option<&[usize]>) -> Result<(), Problem> {
         match step {
             Step::Add(session) => {
                 add(self.backend(), session.clone(), self.timeout()).await?;
@@ -311,8 +320,12 @@ impl Run<'_> {
             }
             Step::ConcurrentAdds(sessions) => {
                 let mut tasks = tokio::task::JoinSet::new();
-                for session in sessions {
-                    tasks.spawn(add(self.backend(), session.clone(), self.timeout()));
+                for (i, session) in sessions.iter().enumerate() {
+                    let backend = match route.and_then(|r| r.get(i)) {
+                        Some(&n) => Arc::clone(&self.instances[n.min(self.instances.len() - 1)]),
+                        None => self.backend(),
+                    };
+                    tasks.spawn(add(backend, session.clone(), self.timeout()));
                 }
                 while let Some(joined) = tasks.join_next().await {
                     joined.map_err(|err| Problem::Panicked {
@@ -334,6 +347,12 @@ impl Run<'_> {
                 self.current = self.instances.len() - 1;
             }
             Step::Use(n) => self.current = (*n).min(self.instances.len() - 1),
+            Step::Replicas(n) => {
+                while self.instances.len() < *n {
+                    let instance = self.open().await?;
+                    self.instances.push(instance);
+                }
+            }
             Step::Reopen => {
                 self.instances.clear();
                 let instance = self.open().await?;

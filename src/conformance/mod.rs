@@ -6,7 +6,8 @@
 //!   with `options.rs`), [`Namespace`] (`namespace.rs`), [`KnownViolation`]
 //!   (`known_violation.rs`) and [`Gate`] (`gate.rs`);
 //! - with the `harness` feature, the rules (`rules/`, a file per id group), the generators
-//!   (`generate.rs`) and scenarios (`scenario.rs`); the property loop (`property.rs`, seeds in
+//!   (`generate.rs`) and scenarios (`scenario.rs`, with the round-robin load balancer of
+//!   `round_robin.rs`); the property loop (`property.rs`, seeds in
 //!   `seeding.rs`, failing cases in `failure_record.rs`); the interpreter that calls the
 //!   backend (`interpreter.rs`, every call through `call_guard.rs`); the oracle that computes
 //!   what a profile promises (`oracle.rs`) and the comparison of expected with actual
@@ -23,7 +24,7 @@ mod options;
 mod subject;
 
 #[cfg(feature = "harness")]
-mod call_guard;
+pub(crate) mod call_guard;
 // Data for the tests and the docs they render: nothing runs it.
 #[cfg(all(test, feature = "harness"))]
 mod clause_map;
@@ -42,7 +43,7 @@ mod isolation;
 #[cfg(feature = "harness")]
 mod main_macro;
 #[cfg(feature = "harness")]
-mod mismatch;
+pub(crate) mod mismatch;
 #[cfg(feature = "harness")]
 mod oracle;
 #[cfg(feature = "harness")]
@@ -51,6 +52,8 @@ mod property;
 pub(crate) mod recall_pin;
 #[cfg(feature = "harness")]
 mod report;
+#[cfg(feature = "harness")]
+mod round_robin;
 #[cfg(feature = "harness")]
 pub mod rules;
 #[cfg(feature = "harness")]

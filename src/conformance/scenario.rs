@@ -40,6 +40,11 @@ pub(crate) enum Step {
     Open,
     /// Makes the instance opened `n`-th (from 0) the current one.
     Use(usize),
+    /// Opens instances on the same storage until there are `n`, behind a round-robin load
+    /// balancer: from the next step on, each step goes to the next instance in turn, the first
+    /// to instance 0, and each add of a concurrent batch to the next (see
+    /// [`routes`](super::round_robin::routes)). `Open`, `Use` and `Reopen` end it.
+    Replicas(usize),
     /// Closes every instance, then opens a new one on the same storage.
     Reopen,
     /// `add_events_to_memory`: a delta of `events` for `session_id` (or none) under `key`.
@@ -128,9 +133,32 @@ pub(crate) enum Expect {
 }
 
 impl fmt::Display for Scenario {
+    /// One numbered line a step; behind a load balancer, each call says the instance it goes to.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, step) in self.steps.iter().enumerate() {
-            writeln!(f, "  {:>2}. {step}", i + 1)?;
+        let routes = super::round_robin::routes(&self.steps);
+        for (i, (step, route)) in self.steps.iter().zip(routes).enumerate() {
+            match (step, route) {
+                (Step::ConcurrentAdds(sessions), Some(instances)) => {
+                    write!(
+                        f,
+                        "  {:>2}. concurrently add {} sessions:",
+                        i + 1,
+                        sessions.len()
+                    )?;
+                    for (session, instance) in sessions.iter().zip(instances) {
+                        write!(
+                            f,
+                            "\n          via instance {instance}: {}",
+                            SessionDisplay(session)
+                        )?;
+                    }
+                    writeln!(f)?;
+                }
+                (step, Some(instances)) => {
+                    writeln!(f, "  {:>2}. via instance {}: {step}", i + 1, instances[0])?
+                }
+                (step, None) => writeln!(f, "  {:>2}. {step}", i + 1)?,
+            }
         }
         Ok(())
     }
@@ -180,6 +208,10 @@ impl fmt::Display for Step {
             }
             Self::Open => f.write_str("open another instance on the same storage"),
             Self::Use(n) => write!(f, "use instance {n}"),
+            Self::Replicas(n) => write!(
+                f,
+                "open {n} instances on the same storage behind a round-robin load balancer"
+            ),
             Self::Reopen => {
                 f.write_str("close every instance and open a new one on the same storage")
             }

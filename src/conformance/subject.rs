@@ -24,7 +24,7 @@ type Cleanup = dyn Fn(&Namespace) + Send + Sync;
 /// cases never see each other's writes. A backend whose instances share one store (a
 /// database) uses [`Subject::namespaced`] and keeps each namespace apart (a file, a schema, a
 /// key prefix); a second instance opened with the same namespace must see the same storage
-/// (rules `durability.reopen` and `scope.shared`).
+/// (rules `durability.reopen`, `scope.shared` and `scope.replicas`).
 ///
 /// ```
 /// use memory_conformance::InMemoryMemoryService;

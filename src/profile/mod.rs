@@ -487,8 +487,9 @@ pub struct Capabilities {
     /// Memories survive closing the service and opening it again on the same storage
     /// (rule `durability.reopen`). Needs a namespaced factory.
     pub durable: bool,
-    /// Two service instances on the same storage see each other's writes (rule
-    /// `scope.shared`). Needs a namespaced factory.
+    /// Service instances on the same storage see each other's writes: two (rule
+    /// `scope.shared`), and three behind a round-robin load balancer, also under concurrent
+    /// writes (rule `scope.replicas`). Needs a namespaced factory.
     pub shared: bool,
     /// `add_events_to_memory` stores an incremental delta of events, as this says (rule
     /// `delta.as_declared`).

@@ -76,6 +76,9 @@ pub enum Deviation {
     DelayedWrites,
     /// Writes never show.
     NeverVisible,
+    /// Claims a shared store, but each instance keeps its own: the guide's in-process store
+    /// on each of several replicas.
+    OwnStorePerInstance,
 }
 
 impl Deviation {
@@ -112,6 +115,11 @@ impl Deviation {
                 profile.visibility = Visibility::Within {
                     millis: 8 * WRITE_DELAY.as_millis() as u64,
                 };
+                profile
+            }
+            Self::OwnStorePerInstance => {
+                let mut profile = two_calls(Profile::reference().named("shared"));
+                profile.capabilities.shared = true;
                 profile
             }
             Self::DeltaReplaces
@@ -895,5 +903,124 @@ fn naive_isoformat(at: memory_conformance::Timestamp) -> String {
     match civil.subsec_nanosecond() / 1_000 {
         0 => whole,
         fraction => format!("{whole}.{fraction:06}"),
+    }
+}
+
+/// How replicas over one storage go wrong. Each instance is a [`Replica`] on the
+/// [`SharedStorage`] of its namespace; a replica searches what the storage held when it last
+/// loaded it, with the reference's rules.
+#[derive(Clone, Copy, Debug)]
+pub enum ReplicaFault {
+    /// Each instance keeps a copy of the stored sessions, loaded when it opens and again by
+    /// every search, and saves its whole copy on every write: a write through an instance that
+    /// has not searched since another instance wrote saves over that write.
+    StaleCopyWriteBack,
+    /// Each instance loads the stored sessions before a write and saves them after it, under
+    /// its own lock only: writes through one instance never race, but writes through two at
+    /// once each save without the other's.
+    UncoordinatedWrites,
+}
+
+impl ReplicaFault {
+    /// The profile the replicas claim: the reference's two calls, on a shared store.
+    pub fn profile(self) -> Profile {
+        let mut profile = Profile::reference().named("shared");
+        profile.capabilities = Capabilities::default();
+        profile.capabilities.shared = true;
+        profile
+    }
+}
+
+/// The storage every instance opened on one namespace shares: the sessions as last saved, in
+/// the order first added.
+#[derive(Clone, Default)]
+pub struct SharedStorage(Arc<Mutex<Vec<Session>>>);
+
+type Storages = Mutex<HashMap<memory_conformance::conformance::Namespace, SharedStorage>>;
+
+impl SharedStorage {
+    fn storages() -> &'static Storages {
+        static STORAGES: std::sync::OnceLock<Storages> = std::sync::OnceLock::new();
+        STORAGES.get_or_init(Storages::default)
+    }
+
+    /// The storage of `namespace`, empty when first asked for.
+    pub fn of(namespace: &memory_conformance::conformance::Namespace) -> Self {
+        Deviant::lock(Self::storages())
+            .entry(namespace.clone())
+            .or_default()
+            .clone()
+    }
+
+    /// Removes the storage of `namespace` (the subject's cleanup).
+    pub fn remove(namespace: &memory_conformance::conformance::Namespace) {
+        Deviant::lock(Self::storages()).remove(namespace);
+    }
+
+    fn load(&self) -> Vec<Session> {
+        Deviant::lock(&self.0).clone()
+    }
+
+    fn save(&self, sessions: Vec<Session>) {
+        *Deviant::lock(&self.0) = sessions;
+    }
+}
+
+/// One instance of a replicated backend with a [`ReplicaFault`].
+pub struct Replica {
+    fault: ReplicaFault,
+    storage: SharedStorage,
+    /// The sessions as this instance last loaded or wrote them.
+    copy: tokio::sync::Mutex<Vec<Session>>,
+}
+
+impl Replica {
+    /// An instance on `storage`, with its copy loaded.
+    pub fn open(fault: ReplicaFault, storage: SharedStorage) -> Self {
+        let copy = tokio::sync::Mutex::new(storage.load());
+        Self {
+            fault,
+            storage,
+            copy,
+        }
+    }
+}
+
+#[async_trait]
+impl MemoryService for Replica {
+    async fn add_session_to_memory(&self, session: &Session) -> Result<(), MemoryError> {
+        let mut copy = self.copy.lock().await;
+        if let ReplicaFault::UncoordinatedWrites = self.fault {
+            *copy = self.storage.load();
+            // The round trip to the storage, during which another instance may load too.
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+        match copy
+            .iter()
+            .position(|s| s.key() == session.key() && s.id == session.id)
+        {
+            Some(i) => copy[i] = session.clone(),
+            None => copy.push(session.clone()),
+        }
+        self.storage.save(copy.clone());
+        Ok(())
+    }
+
+    async fn search_memory(
+        &self,
+        app: &str,
+        user: &str,
+        query: &str,
+    ) -> Result<SearchMemoryResponse, MemoryError> {
+        let sessions = {
+            let mut copy = self.copy.lock().await;
+            *copy = self.storage.load();
+            copy.clone()
+        };
+        let loaded = InMemoryMemoryService::new();
+        for session in &sessions {
+            loaded.add_session_to_memory(session).await?;
+        }
+        loaded.search_memory(app, user, query).await
     }
 }

@@ -107,7 +107,7 @@ pub use self::replace::{
 pub use self::result::{
     result_entry_ids, result_fidelity, result_limit, result_limit_option, result_order,
 };
-pub use self::scope::scope_shared;
+pub use self::scope::{scope_replicas, scope_shared};
 pub use self::vector::vector_nearest_first;
 
 /// Whether a rule binds every backend or only what a profile declares.
@@ -235,7 +235,7 @@ pub fn find(id: &str) -> Option<&'static Rule> {
     CATALOGUE.iter().find(|rule| rule.id == id)
 }
 
-static CATALOGUE: [Rule; 32] = [
+static CATALOGUE: [Rule; 33] = [
     key::ISOLATION,
     key::NO_SEPARATOR_COLLISION,
     replace::READD_REPLACES,
@@ -268,6 +268,7 @@ static CATALOGUE: [Rule; 32] = [
     forget::OTHER_KEYS_UNTOUCHED,
     durability::REOPEN,
     scope::SHARED,
+    scope::REPLICAS,
 ];
 
 /// Applies to every backend.

@@ -1,0 +1,140 @@
+//! The report's section on the debugging guide's replicas: each backend's write through
+//! replica 1 of 3, and which searches spread across the three found it
+//! ([`memory_conformance::probe::replicas`]).
+
+use std::fmt::Write as _;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use memory_conformance::conformance::Gate;
+use memory_conformance::probe::{self, REPLICAS, ReplicaSpread};
+
+/// Searches after the write: one through each replica.
+pub const SEARCHES: usize = REPLICAS;
+
+/// How long one backend's probe may take before it is reported as not finished: it runs on
+/// its own thread, so a backend that blocks its thread cannot hang the report.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// The Markdown section `## Replicas behind a load balancer`: for each gate, in order, how
+/// many of [`SEARCHES`] searches spread round-robin across three replicas found a write made
+/// through replica 1, and which; a gate that cannot run here says why, and a probe that fails
+/// says how.
+pub fn replicas_section(gates: &[Gate]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\n## Replicas behind a load balancer\n");
+    let _ = writeln!(
+        out,
+        "The debugging guide's production setup: three replicas, each with its own instance of \
+         the memory service (opened like identically configured processes: on one storage where \
+         the backend keeps one), behind a round-robin load balancer. One session (\"My favourite \
+         coffee is a flat white.\") is written through replica 1, then {SEARCHES} searches for \
+         \"coffee\" go to replicas {}. Rule `scope.replicas` checks the same for every backend \
+         that declares a shared store.\n",
+        replica_order()
+    );
+    let _ = writeln!(
+        out,
+        "| backend | shared store declared | found the write | searches (replica: found) |\n|---|---|---|---|"
+    );
+    for gate in gates {
+        let name = gate.subject().backend();
+        let row = match gate.unavailable_reason() {
+            Some(why) => format!("| {name} | | not run: {} | |", why.replace('|', "\\|")),
+            None => match observe(gate) {
+                Ok(spread) => format!(
+                    "| {name} | {} | {} | {} |",
+                    if spread.declared_shared { "yes" } else { "no" },
+                    spread.summary(),
+                    searches(&spread)
+                ),
+                Err(problem) => {
+                    format!("| {name} | | the probe {} | |", problem.replace('|', "\\|"))
+                }
+            },
+        };
+        let _ = writeln!(out, "{}", row.replace('\n', " "));
+    }
+    out
+}
+
+/// `2, 3, 1`: the replica of each search in turn.
+fn replica_order() -> String {
+    let order: Vec<String> = (0..SEARCHES)
+        .map(|search| ((search + 1) % REPLICAS + 1).to_string())
+        .collect();
+    order.join(", ")
+}
+
+/// `2: no, 3: no, 1: yes`.
+fn searches(spread: &ReplicaSpread) -> String {
+    let each: Vec<String> = spread
+        .searches
+        .iter()
+        .map(|(replica, found)| format!("{replica}: {}", if *found { "yes" } else { "no" }))
+        .collect();
+    each.join(", ")
+}
+
+/// The probe of `gate`'s subject on its own thread and runtime, within [`DEADLINE`].
+fn observe(gate: &Gate) -> Result<ReplicaSpread, String> {
+    let subject = gate.subject().clone();
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("replicas".into())
+        .spawn(move || {
+            let observed = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .map_err(|err| format!("could not start: no tokio runtime ({err})"))
+                .and_then(|runtime| {
+                    let observed = runtime.block_on(probe::replicas(&subject, SEARCHES));
+                    runtime.shutdown_background();
+                    observed.map_err(|problem| format!("failed at {problem}"))
+                });
+            let _ = sender.send(observed);
+        })
+        .map_err(|err| format!("could not start: no thread ({err})"))?;
+    receiver
+        .recv_timeout(DEADLINE)
+        .unwrap_or_else(|_| Err(format!("did not finish within {DEADLINE:?}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replicas_section;
+    use memory_conformance::InMemoryMemoryService;
+    use memory_conformance::conformance::{Gate, Subject};
+    use memory_conformance::profile::Profile;
+
+    #[test]
+    fn an_in_process_store_is_found_only_through_its_replica_and_a_shared_one_through_every_one() {
+        let unavailable = Gate::new(Subject::new("elsewhere", Profile::reference(), || async {
+            InMemoryMemoryService::new()
+        }))
+        .unavailable("install it with `pip install elsewhere`");
+        let shared = memory_sqlite_fts5::gate();
+        let section = replicas_section(&[Gate::reference(), shared, unavailable]);
+        assert!(
+            section.contains("then 3 searches for \"coffee\" go to replicas 2, 3, 1."),
+            "{section}"
+        );
+        assert!(
+            section
+                .contains("| reference | no | found by 1 of 3 searches | 2: no, 3: no, 1: yes |"),
+            "{section}"
+        );
+        assert!(
+            section.contains(
+                "| sqlite-fts5 | yes | found by 3 of 3 searches | 2: yes, 3: yes, 1: yes |"
+            ),
+            "{section}"
+        );
+        assert!(
+            section
+                .contains("| elsewhere | | not run: install it with `pip install elsewhere` | |"),
+            "{section}"
+        );
+    }
+}
