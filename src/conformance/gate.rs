@@ -25,6 +25,7 @@ pub struct Gate {
     snapshot_dir: Option<String>,
     unavailable: Option<String>,
     description: Option<String>,
+    one_at_a_time: Option<String>,
 }
 
 /// When this environment variable is set, a gate marked [unavailable](Gate::unavailable) fails
@@ -41,6 +42,7 @@ impl Gate {
             snapshot_dir: None,
             unavailable: None,
             description: None,
+            one_at_a_time: None,
         }
     }
 
@@ -99,6 +101,20 @@ impl Gate {
             Ok(()) => self,
             Err(reason) => self.unavailable(reason),
         }
+    }
+
+    /// Runs the gate's rules one at a time under `conformance_main!` (as reports always do),
+    /// because of `reason`: instances of different cases contend on something outside their
+    /// namespaces, such as a lock a database server holds for every client.
+    #[must_use]
+    pub fn one_rule_at_a_time(mut self, reason: impl Into<String>) -> Self {
+        self.one_at_a_time = Some(reason.into());
+        self
+    }
+
+    /// Why the rules run one at a time, if they must.
+    pub fn one_rule_at_a_time_reason(&self) -> Option<&str> {
+        self.one_at_a_time.as_deref()
     }
 
     /// Where `conformance_main!` pins the recall snapshots, relative to the test file

@@ -28,10 +28,13 @@
 
 #![warn(missing_docs)]
 
+mod embedding;
 mod gates;
 mod mapping;
 mod memory;
+pub mod servers;
 mod time;
 
-pub use gates::{in_memory_gate, sqlite_gate};
+pub use embedding::KitEmbeddingProvider;
+pub use gates::{in_memory_gate, postgres_gate, postgres_vector_gate, redis_gate, sqlite_gate};
 pub use memory::AdkRustMemory;
