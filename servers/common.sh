@@ -41,7 +41,8 @@ start_redis() {
   load_state
   redis-server "$redis_dir/redis.conf" || fail "Redis did not start: $(tail -5 "$redis_dir/redis.log")"
   local tries=0
-  until redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null 2>&1; do
+  # PONG, not the LOADING error Redis answers while it replays its append-only file.
+  until [ "$(redis-cli -h 127.0.0.1 -p "$redis_port" ping 2>/dev/null)" = PONG ]; do
     tries=$((tries + 1))
     [ "$tries" -lt 100 ] || fail "Redis did not answer within 10 s: $(tail -5 "$redis_dir/redis.log")"
     sleep 0.1

@@ -185,7 +185,9 @@ fn postgres_gate_with(
         async move {
             servers::postgres::open(&url, &namespace, embedder)
                 .await
-                .unwrap_or_else(|err| panic!("cannot open the gate's PostgreSQL memory: {err}"))
+                .unwrap_or_else(|err| {
+                    panic!("cannot open the gate's PostgreSQL memory: {}", chain(&err))
+                })
         }
     })
     .cases(SERVER_CASES)
@@ -258,7 +260,9 @@ pub fn redis_gate() -> Gate {
             async move {
                 servers::redis::open(&url, &namespace)
                     .await
-                    .unwrap_or_else(|err| panic!("cannot open the gate's Redis memory: {err}"))
+                    .unwrap_or_else(|err| {
+                        panic!("cannot open the gate's Redis memory: {}", chain(&err))
+                    })
             }
         },
     )
@@ -270,6 +274,18 @@ pub fn redis_gate() -> Gate {
             version.as_deref().unwrap_or("Redis (not running here)")
         ))
         .available(version.map(drop))
+}
+
+/// An error and its sources, joined with `: `.
+fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 #[cfg(test)]

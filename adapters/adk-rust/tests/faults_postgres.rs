@@ -4,6 +4,8 @@
 
 mod faults;
 
+use faults::Fault;
+
 use std::process::ExitCode;
 use std::str::FromStr;
 use std::time::Duration;
@@ -24,16 +26,16 @@ fn main() -> ExitCode {
     };
     faults::main(
         available,
-        &[
-            (
+        vec![
+            Fault::new(
                 "postgres::restart_keeps_acknowledged_writes",
                 restart_keeps_acknowledged_writes,
             ),
-            (
+            Fault::new(
                 "postgres::dropped_connection_is_a_memory_error",
                 dropped_connection_is_a_memory_error,
             ),
-            (
+            Fault::new(
                 "postgres::slow_server_fails_on_the_per_call_timeout",
                 slow_server_fails_on_the_per_call_timeout,
             ),
