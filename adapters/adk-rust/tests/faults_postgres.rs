@@ -78,7 +78,7 @@ async fn coffee(memory: &dyn MemoryService) -> Result<usize, MemoryError> {
 /// A write acknowledged before PostgreSQL crashes (immediate shutdown, recovery from the
 /// write-ahead log on start) is found afterwards, through the instance that made it and
 /// through a new one; the first call after the restart is an answer or a `MemoryError`.
-fn restart_keeps_acknowledged_writes(url: String) -> Result<(), Failed> {
+fn restart_keeps_acknowledged_writes(_url: String) -> Result<(), Failed> {
     let subject = postgres_gate().subject().clone();
     let namespace = Namespace::fresh();
     let outcome = faults::run(Duration::from_secs(120), async {
@@ -92,7 +92,7 @@ fn restart_keeps_acknowledged_writes(url: String) -> Result<(), Failed> {
         })
         .await
         {
-            Ok(Ok(found)) if found == 1 => {}
+            Ok(Ok(1)) => {}
             Ok(Ok(found)) => {
                 return Err(format!(
                     "after the restart the old instance found {found} memories, not 1"
@@ -110,7 +110,6 @@ fn restart_keeps_acknowledged_writes(url: String) -> Result<(), Failed> {
         assert_found(before.as_ref(), "the instance that wrote it").await?;
         let after = subject.open(&namespace).await;
         assert_found(after.as_ref(), "a new instance").await?;
-        let _ = &url;
         Ok(())
     });
     subject.clean(&namespace);
