@@ -178,6 +178,9 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
     for (clause, reason) in super::departures(subject.profile()) {
         println!("  departure        {clause}: {reason}");
     }
+    if let Some(reason) = gate.one_rule_at_a_time_reason() {
+        println!("  one at a time    the rules ran one after the other: {reason}");
+    }
     for rule in rules::catalogue() {
         if let Err(reason) = rule.applies_to(subject.profile()) {
             println!("  not applicable   {}: {reason}", rule.id());

@@ -331,6 +331,11 @@ mod tests {
                 "query.blank"
             ]
         );
+        // The advisory lock a leaking migrate() holds stops every case's migrate(): the
+        // PostgreSQL gates' rules run one at a time, Redis's in parallel.
+        assert!(postgres_gate().one_rule_at_a_time_reason().is_some());
+        assert!(postgres_vector_gate().one_rule_at_a_time_reason().is_some());
+        assert!(redis_gate().one_rule_at_a_time_reason().is_none());
         for gate in [postgres_gate(), postgres_vector_gate(), redis_gate()] {
             gate.validate().unwrap();
             assert!(gate.subject().profile().capabilities.durable);
