@@ -430,7 +430,9 @@ fn markdown(report: &Report) -> String {
              question's answering events among the first k entries returned, averaged over the \
              answerable questions; MRR: the mean of 1 / the rank of the first answering entry. A \
              backend that does not rank (the reference returns every match in storage order) is \
-             measured the same way, by where its answers fall in what it returns. Each question's outcome is pinned in the backend's recall snapshots; \
+             measured the same way, by where its answers fall in what it returns; one that promises no \
+             order at all (`order = unordered`) has its entries counted in event-id order, as its \
+             own changes from run to run. Each question's outcome is pinned in the backend's recall snapshots; \
              `memory-conformance compare A B` shows two backends question by question.\n\n{}",
             first.version,
             first.results.len(),

@@ -165,6 +165,7 @@ mod tests {
                 result("q-4", QuestionKind::NumberId, &["e4"], &["e4"]),
                 result("q-5", QuestionKind::ToolOnly, &[], &["x"]),
             ],
+            in_event_id_order: false,
         }
     }
 

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::dataset::{Benchmark, Question, QuestionKind};
-use crate::{Content, MemoryService};
+use crate::{Content, MemoryService, SearchOptions};
 
 /// What one backend returned for every question of the benchmark.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -15,6 +15,10 @@ pub struct BenchmarkRun {
     pub version: u32,
     /// One result per question, in the benchmark's order.
     pub results: Vec<QuestionResult>,
+    /// Whether each question's entries were put in event-id order
+    /// ([`BenchmarkRun::in_event_id_order`]), because the backend promises no order.
+    #[serde(default)]
+    pub in_event_id_order: bool,
 }
 
 /// What a backend returned for one question.
@@ -83,6 +87,17 @@ impl BenchmarkRun {
         backend_name: &str,
         backend: &dyn MemoryService,
     ) -> Result<Self, String> {
+        Self::with_options(benchmark, backend_name, backend, &SearchOptions::default()).await
+    }
+
+    /// [`BenchmarkRun::of`], every question searched with `options` (a limit where the backend
+    /// takes one).
+    pub async fn with_options(
+        benchmark: &Benchmark,
+        backend_name: &str,
+        backend: &dyn MemoryService,
+        options: &SearchOptions,
+    ) -> Result<Self, String> {
         for session in &benchmark.sessions {
             backend
                 .add_session_to_memory(session)
@@ -91,9 +106,20 @@ impl BenchmarkRun {
         }
         let mut results = Vec::with_capacity(benchmark.questions.len());
         for question in &benchmark.questions {
-            let found = backend
-                .search_memory(&benchmark.app_name, &question.user_id, &question.question)
-                .await;
+            let found = if options.is_default() {
+                backend
+                    .search_memory(&benchmark.app_name, &question.user_id, &question.question)
+                    .await
+            } else {
+                backend
+                    .search_memory_with(
+                        &benchmark.app_name,
+                        &question.user_id,
+                        &question.question,
+                        options,
+                    )
+                    .await
+            };
             results.push(match found {
                 Ok(found) => QuestionResult {
                     returned: found
@@ -114,7 +140,24 @@ impl BenchmarkRun {
             backend: backend_name.to_owned(),
             version: benchmark.version,
             results,
+            in_event_id_order: false,
         })
+    }
+
+    /// The run with each question's entries in event-id order: for a backend that promises
+    /// no order (its profile's `order = unordered`, a hash map's iteration say), whose own
+    /// order changes from run to run, so that its figures and pins are the same every run.
+    /// Its recall@k and MRR then count its entries in that order, not in one it chose. Where
+    /// such a backend also cuts to a limit, which entries survive the cut changes too: run it
+    /// with a limit above the benchmark's size ([`BenchmarkRun::with_options`]) where it
+    /// takes one.
+    #[must_use]
+    pub fn in_event_id_order(mut self) -> Self {
+        for result in &mut self.results {
+            result.returned.sort();
+        }
+        self.in_event_id_order = true;
+        self
     }
 
     fn blank(question: &Question) -> QuestionResult {
@@ -132,8 +175,14 @@ impl BenchmarkRun {
     /// change of backend shows the questions it gained and lost.
     pub fn per_question(&self) -> String {
         let mut out = format!(
-            "Recall benchmark version {} against {}: the first answering entry of each question (of the entries returned).\n\n",
-            self.version, self.backend
+            "Recall benchmark version {} against {}: the first answering entry of each question (of the entries returned{}).\n\n",
+            self.version,
+            self.backend,
+            if self.in_event_id_order {
+                ", put in event-id order: the backend promises no order"
+            } else {
+                ""
+            }
         );
         for result in &self.results {
             let outcome = match (&result.error, result.is_answerable(), result.first_answer()) {
@@ -171,4 +220,30 @@ fn event_id(benchmark: &Benchmark, question: &Question, content: &Content) -> St
         .flat_map(|s| &s.events)
         .find(|e| e.content.as_ref() == Some(content))
         .map_or_else(|| "?".to_owned(), |e| e.id.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unordered_run_is_put_in_event_id_order_and_says_so() {
+        let run = BenchmarkRun {
+            backend: "b".into(),
+            version: 1,
+            results: vec![QuestionResult {
+                question: "q-1".into(),
+                text: "coffee".into(),
+                kind: QuestionKind::ExactWord,
+                answers: vec!["e-2".into()],
+                returned: vec!["e-3".into(), "e-2".into(), "e-1".into()],
+                error: None,
+            }],
+            in_event_id_order: false,
+        };
+        assert_eq!(run.results[0].first_answer(), Some(2));
+        let sorted = run.in_event_id_order();
+        assert_eq!(sorted.results[0].returned, ["e-1", "e-2", "e-3"]);
+        assert!(sorted.per_question().contains("put in event-id order"));
+    }
 }

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::profile::{
     EventsDelta, KeyScheme, Limit, MultiWord, Order, QueryTerms, Readd, Retrieval, Separators,
-    Timestamps, ToolData, Visibility, WordRule,
+    Strings, Timestamps, ToolData, Visibility, WordRule,
 };
 
 /// One clause of the specification, or of a profile dimension's value.
@@ -622,6 +622,26 @@ pub(crate) const DIMENSION_VALUES: &[Clause] = &[
         inputs: &["timestamps", "multi-part contents", "authors"],
     },
     Clause {
+        id: "strings = any",
+        says: "the contract: any string, U+0000 included, is stored and looked up",
+        rules: &[
+            "key.isolation",
+            "key.no_separator_collision",
+            "model.random_ops",
+        ],
+        inputs: &["odd key strings"],
+    },
+    Clause {
+        id: "strings = without NUL",
+        says: "a call carrying U+0000 may fail with an error, never panic or hang, which ends the case (a stated departure from R7.any-string); every other case runs as usual",
+        rules: &[
+            "key.isolation",
+            "key.no_separator_collision",
+            "model.random_ops",
+        ],
+        inputs: &["odd key strings"],
+    },
+    Clause {
         id: "visibility = immediate",
         says: "every write is visible to the next search",
         rules: &["model.random_ops", "key.isolation"],
@@ -749,6 +769,10 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
         Timestamps::Rfc3339Utc => "timestamps = RFC 3339 UTC",
         Timestamps::NaiveIsoformat => "timestamps = naive isoformat",
     };
+    let strings = |s: Strings| match s {
+        Strings::Any => "strings = any",
+        Strings::WithoutNul => "strings = without NUL",
+    };
     let visibility = |v: Visibility| match v {
         Visibility::Immediate => "visibility = immediate",
         Visibility::Within { .. } => "visibility = within a bound",
@@ -825,6 +849,7 @@ pub(crate) fn dimension_value_names() -> Vec<String> {
         .map(order),
     );
     names.extend([Timestamps::Rfc3339Utc, Timestamps::NaiveIsoformat].map(timestamps));
+    names.extend([Strings::Any, Strings::WithoutNul].map(strings));
     names.extend([Visibility::Immediate, Visibility::Within { millis: 1 }].map(visibility));
     names.extend(["capabilities.durable", "capabilities.shared"]);
     names.extend([EventsDelta::AppendNewIds, EventsDelta::UpsertByEventId].map(delta));

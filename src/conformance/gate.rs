@@ -27,6 +27,7 @@ pub struct Gate {
     unavailable: Option<String>,
     description: Option<String>,
     recall_floor: RecallFloor,
+    one_at_a_time: Option<String>,
 }
 
 /// When this environment variable is set, a gate marked [unavailable](Gate::unavailable) fails
@@ -44,6 +45,7 @@ impl Gate {
             unavailable: None,
             description: None,
             recall_floor: RecallFloor::default(),
+            one_at_a_time: None,
         }
     }
 
@@ -102,6 +104,20 @@ impl Gate {
             Ok(()) => self,
             Err(reason) => self.unavailable(reason),
         }
+    }
+
+    /// Runs the gate's rules one at a time under `conformance_main!` (as reports always do),
+    /// because of `reason`: instances of different cases contend on something outside their
+    /// namespaces, such as a lock a database server holds for every client.
+    #[must_use]
+    pub fn one_rule_at_a_time(mut self, reason: impl Into<String>) -> Self {
+        self.one_at_a_time = Some(reason.into());
+        self
+    }
+
+    /// Why the rules run one at a time, if they must.
+    pub fn one_rule_at_a_time_reason(&self) -> Option<&str> {
+        self.one_at_a_time.as_deref()
     }
 
     /// Where `conformance_main!` pins the recall snapshots, relative to the test file
@@ -206,6 +222,10 @@ mod run {
     use super::super::verdict::Verdict;
     use super::Gate;
     use crate::benchmark::{Benchmark, BenchmarkRun};
+
+    /// The limit an unordered backend's benchmark searches carry: more than any question's
+    /// matches, so that every match comes back.
+    const UNORDERED_LIMIT: usize = 10_000;
     use crate::probe::{Difference, Observation};
 
     impl Gate {
@@ -341,12 +361,32 @@ mod run {
                 move || async move {
                     let namespace = super::super::Namespace::fresh();
                     let backend = subject.open(&namespace).await;
-                    let run =
-                        BenchmarkRun::of(&Benchmark::v1(), subject.backend(), backend.as_ref())
-                            .await;
+                    // A backend that promises no order gives its entries in event-id order,
+                    // all of them where it takes a limit: its own order, and which entries
+                    // its limit keeps, change from run to run.
+                    let profile = subject.profile();
+                    let unordered = profile.order == crate::profile::Order::Unordered;
+                    let options = if unordered && profile.capabilities.search_limit {
+                        crate::SearchOptions::with_limit(UNORDERED_LIMIT)
+                    } else {
+                        crate::SearchOptions::default()
+                    };
+                    let run = BenchmarkRun::with_options(
+                        &Benchmark::v1(),
+                        subject.backend(),
+                        backend.as_ref(),
+                        &options,
+                    )
+                    .await;
                     drop(backend);
                     subject.clean(&namespace);
-                    run
+                    run.map(|run| {
+                        if unordered {
+                            run.in_event_id_order()
+                        } else {
+                            run
+                        }
+                    })
                 },
             )?
         }

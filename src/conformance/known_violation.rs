@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::profile::{KeyScheme, Profile, Readd, Timestamps};
+use crate::profile::{KeyScheme, Profile, Readd, Strings, Timestamps};
 
 /// A required rule the backend is known to break, and why. Its trial passes while the
 /// violation shows and fails as soon as it disappears, so an upstream fix is noticed.
@@ -126,6 +126,14 @@ pub fn departures(profile: &Profile) -> Vec<(&'static str, String)> {
             "the profile declares timestamps = naive isoformat: an entry's timestamp is the \
              event's wall-clock time without an offset, as Python's isoformat writes it; \
              result.fidelity checks that format, and the content, role and author as before"
+                .to_owned(),
+        ));
+    }
+    if profile.strings == Strings::WithoutNul {
+        departures.push((
+            "R7.any-string",
+            "the profile declares strings = without NUL: a call carrying U+0000 may fail with \
+             an error (the store cannot hold it), never panic or hang, and the case ends there"
                 .to_owned(),
         ));
     }

@@ -42,7 +42,10 @@ pub fn main(
             target.name()
         ));
     quiet_pin_panics();
-    let arguments = Arguments::from_args();
+    let mut arguments = Arguments::from_args();
+    if gate.one_rule_at_a_time_reason().is_some() {
+        arguments.test_threads = Some(1);
+    }
     let verdicts: Verdicts = Arc::default();
     let trials = trials(&gate, target, Arc::new(pin), &verdicts);
     let conclusion = libtest_mimic::run(&arguments, trials);
@@ -182,6 +185,9 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
     }
     for (clause, reason) in super::departures(subject.profile()) {
         println!("  departure        {clause}: {reason}");
+    }
+    if let Some(reason) = gate.one_rule_at_a_time_reason() {
+        println!("  one at a time    the rules ran one after the other: {reason}");
     }
     for rule in rules::catalogue() {
         if let Err(reason) = rule.applies_to(subject.profile()) {

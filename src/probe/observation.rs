@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::corpus::{self, Probe};
 use crate::profile::Profile;
-use crate::profile::{Limit, Order};
+use crate::profile::{Limit, Order, VectorIndex};
 use crate::{MemoryKey, MemoryService};
 
 /// What one backend returned for every probe of the probe set.
@@ -38,10 +38,11 @@ pub struct ProbeResult {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Hits {
-    /// The labels, in the backend's order, or sorted when the profile promises no order.
+    /// The labels, in the backend's order, or sorted when the profile promises no order (or
+    /// declares an approximate vector index).
     pub labels: Vec<String>,
-    /// True when the profile promises no order and the limit cut the matches: which ones
-    /// came back is not defined, only how many.
+    /// True when the profile promises no order (or declares an approximate vector index) and
+    /// the limit cut the matches: which ones came back is not defined, only how many.
     pub unordered_cut: bool,
 }
 
@@ -59,7 +60,8 @@ impl ProbeResult {
 
 impl Observation {
     /// Adds the probe corpus to `service` (a fresh, empty instance) and runs every probe,
-    /// normalising hits as `profile` allows: sorted when it promises no order.
+    /// normalising hits as `profile` allows: sorted when it promises no order or declares an
+    /// approximate vector index.
     pub async fn of(backend: &str, profile: &Profile, service: &dyn MemoryService) -> Self {
         let sessions = corpus::sessions();
         let labels = labels(&sessions);
@@ -210,7 +212,13 @@ async fn search(
                 .unwrap_or_else(|| format!("unknown content {key}"))
         })
         .collect();
-    let unordered = profile.order == Order::Unordered;
+    // An approximate vector index (HNSW, IVFFlat) promises neither exactly which of the
+    // nearest come back nor their order among near-equal distances: like a profile without
+    // order, its hits are a sorted set, and only their count where the limit cut them.
+    let approximate = profile
+        .vector()
+        .is_some_and(|vector| matches!(vector.index, VectorIndex::Approximate { .. }));
+    let unordered = profile.order == Order::Unordered || approximate;
     if unordered {
         hits.sort();
     }

@@ -11,8 +11,8 @@ use crate::benchmark::{QuestionKind, RecallFloor};
 
 use super::{
     Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
-    RemoveDiacritics, Retrieval, Separators, Timestamps, ToolData, VectorIndex, VectorSearch,
-    Visibility, WordRule,
+    RemoveDiacritics, Retrieval, Separators, Strings, Timestamps, ToolData, VectorIndex,
+    VectorSearch, Visibility, WordRule,
 };
 
 /// The format version this kit reads and writes.
@@ -163,6 +163,8 @@ struct RawFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     timestamps: Option<RawTimestamps>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    strings: Option<RawStrings>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     visible_within_ms: Option<u64>,
     event_words: Option<RawWords>,
     query_terms: Option<RawTerms>,
@@ -240,6 +242,13 @@ enum RawLimit {
 #[serde(rename_all = "kebab-case")]
 enum RawUnlimited {
     Unlimited,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawStrings {
+    Any,
+    WithoutNul,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, Serialize)]
@@ -545,6 +554,12 @@ impl RawFile {
                 RawTimestamps::NaiveIsoformat => Timestamps::NaiveIsoformat,
             };
         }
+        if let Some(value) = self.strings {
+            profile.strings = match value {
+                RawStrings::Any => Strings::Any,
+                RawStrings::WithoutNul => Strings::WithoutNul,
+            };
+        }
         if let Some(value) = self.event_words {
             profile.event_words = match value {
                 RawWords::AsciiLetters => WordRule::AsciiLetters,
@@ -714,6 +729,10 @@ impl RawFile {
             timestamps: match p.timestamps {
                 Timestamps::Rfc3339Utc => None,
                 Timestamps::NaiveIsoformat => Some(RawTimestamps::NaiveIsoformat),
+            },
+            strings: match p.strings {
+                Strings::Any => None,
+                Strings::WithoutNul => Some(RawStrings::WithoutNul),
             },
             event_words: Some(match p.event_words {
                 WordRule::AsciiLetters => RawWords::AsciiLetters,

@@ -57,6 +57,8 @@ pub struct Profile {
     pub timestamps: Timestamps,
     /// How soon a write is visible to searches.
     pub visibility: Visibility,
+    /// Which strings the backend can store and look up.
+    pub strings: Strings,
     /// Capabilities beyond the two calls.
     pub capabilities: Capabilities,
 }
@@ -449,6 +451,22 @@ pub enum Timestamps {
     /// seconds allow. A departure from `R6.entries` the profile states, so `result.fidelity`
     /// keeps checking content, role, author and the instant itself.
     NaiveIsoformat,
+}
+
+/// Which strings (app names, user ids, session ids, authors, texts, queries) a backend can
+/// store and look up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub enum Strings {
+    /// Any string, U+0000 included: the contract (clause `R7.any-string`).
+    #[default]
+    Any,
+    /// Any string without U+0000, which the backend's store cannot hold (PostgreSQL's `text`
+    /// and `jsonb`): a call carrying one may fail with an error (never panic or hang), or
+    /// behave as the contract says. A departure from `R7.any-string` the profile states: a
+    /// generated case whose call carrying U+0000 fails with an error ends there; every other
+    /// case runs as usual.
+    WithoutNul,
 }
 
 /// How soon a write (an add, a delta, a memory, a delete) is visible to searches.

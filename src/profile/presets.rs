@@ -3,7 +3,7 @@
 
 use super::{
     Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
-    RemoveDiacritics, Retrieval, Separators, Timestamps, ToolData, Visibility, WordRule,
+    RemoveDiacritics, Retrieval, Separators, Strings, Timestamps, ToolData, Visibility, WordRule,
 };
 
 impl Profile {
@@ -34,6 +34,7 @@ impl Profile {
                 integer_ids_first: false,
             },
             timestamps: Timestamps::Rfc3339Utc,
+            strings: Strings::Any,
             visibility: Visibility::Immediate,
             capabilities: Capabilities {
                 events_delta: Some(EventsDelta::AppendNewIds),

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::{
     EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval,
-    Separators, Timestamps, ToolData, VectorIndex, Visibility, WordRule,
+    Separators, Strings, Timestamps, ToolData, VectorIndex, Visibility, WordRule,
 };
 
 impl Profile {
@@ -21,6 +21,7 @@ impl Profile {
             ("limit", limit(self.limit)),
             ("order", order(self.order).into()),
             ("timestamps", timestamps(self.timestamps).into()),
+            ("strings", strings(self.strings).into()),
             ("visibility", visibility(self.visibility)),
             ("durable", yes_no(self.capabilities.durable).into()),
             ("shared store", yes_no(self.capabilities.shared).into()),
@@ -111,6 +112,15 @@ fn events_delta(value: Option<EventsDelta>) -> &'static str {
         None => "no",
         Some(EventsDelta::AppendNewIds) => "appends events with new ids",
         Some(EventsDelta::UpsertByEventId) => "upserts events with text by id",
+    }
+}
+
+fn strings(value: Strings) -> &'static str {
+    match value {
+        Strings::Any => "any, U+0000 included",
+        Strings::WithoutNul => {
+            "without U+0000, a call carrying one may fail (departs from R7.any-string)"
+        }
     }
 }
 

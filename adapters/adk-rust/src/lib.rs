@@ -2,11 +2,17 @@
 //!
 //! [`AdkRustMemory`] puts any `adk_memory::MemoryService` behind memory-conformance's
 //! `MemoryService`, mapping sessions to adk-memory entries and back as its documentation
-//! states. Two gates prove how adk-memory 2.3.0's services behave, each against its profile:
-//! [`in_memory_gate`] (`InMemoryMemoryService`, `Profile::adk_rust_in_memory()`) and
-//! [`sqlite_gate`] (`SqliteMemoryService` on a file, `Profile::adk_rust_sqlite()`). Each is
-//! declared once, and run by `tests/conformance_in_memory.rs`, `tests/conformance_sqlite.rs`,
-//! the command line and reports; the rules they break follow from their profiles.
+//! states. Five gates prove how adk-memory 2.3.0's services behave, each against its profile:
+//! [`in_memory_gate`] (`InMemoryMemoryService`, `Profile::adk_rust_in_memory()`),
+//! [`sqlite_gate`] (`SqliteMemoryService` on a file, `Profile::adk_rust_sqlite()`), and, on
+//! real servers ([`servers`]: started by the repository's `servers/start.sh`),
+//! [`postgres_gate`] (`PostgresMemoryService`'s `tsvector` keyword search),
+//! [`postgres_vector_gate`] (`PostgresMemoryService` with the kit's embedder as a
+//! [`KitEmbeddingProvider`], pgvector HNSW) and [`redis_gate`] (`RedisMemoryService`). Each is
+//! declared once, and run by its `tests/conformance_*.rs`, the command line and reports; the
+//! rules they break follow from their profiles or are declared with their cause in adk-memory's
+//! source. `tests/faults_postgres.rs` and `tests/faults_redis.rs` restart, cut and slow down
+//! the servers under the services.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -28,10 +34,13 @@
 
 #![warn(missing_docs)]
 
+mod embedding;
 mod gates;
 mod mapping;
 mod memory;
+pub mod servers;
 mod time;
 
-pub use gates::{in_memory_gate, sqlite_gate};
+pub use embedding::KitEmbeddingProvider;
+pub use gates::{in_memory_gate, postgres_gate, postgres_vector_gate, redis_gate, sqlite_gate};
 pub use memory::AdkRustMemory;

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Starts the database servers of the server-backed gates (adapters/adk-rust), each on
+# loopback, on a free port, with its own data directory under target/servers/ (fresh on
+# every start), and writes their connection URLs to target/servers/env:
+#
+#   MEMORY_CONFORMANCE_POSTGRES_URL  PostgreSQL 16 with pgvector (database memory_conformance,
+#                                    the vector extension created, trust authentication on
+#                                    127.0.0.1 only, fsync on)
+#   MEMORY_CONFORMANCE_REDIS_URL     Redis 7 (append-only file fsynced on every write, so an
+#                                    acknowledged write survives a crash; DEBUG allowed from
+#                                    loopback for the slow-server fault test)
+#
+# The gates read the variables from the environment, else from that file. Stop the servers
+# with servers/stop.sh; servers/restart.sh restarts one for the fault tests. Install them
+# first with servers/install.sh. PostgreSQL refuses to run as root: as root, the server runs
+# as the user postgres, created (as a system user) when missing.
+#
+#   bash servers/install.sh && bash servers/start.sh
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=servers/common.sh
+. "$here/common.sh"
+
+[ -x "$pg_bin/postgres" ] || fail "PostgreSQL is not installed in $pg_bin: run bash servers/install.sh"
+command -v redis-server >/dev/null || fail "redis-server is not on the PATH: run bash servers/install.sh"
+if [ -f "$state" ]; then
+  fail "servers are already started ($state exists): run bash servers/stop.sh first"
+fi
+
+free_port() {
+  python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+
+mkdir -p "$servers"
+rm -rf "$pg_dir" "$redis_dir"
+mkdir -p "$pg_dir" "$redis_dir/data"
+
+# PostgreSQL, as a user other than root.
+if [ "$(id -u)" = 0 ]; then
+  pg_user=postgres
+  if ! id "$pg_user" >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /usr/sbin/nologin "$pg_user" ||
+      fail "cannot create the user $pg_user to run PostgreSQL as"
+  fi
+  chown "$pg_user" "$pg_dir"
+else
+  pg_user="$(id -un)"
+fi
+pg_port="$(free_port)"
+as_pg "$pg_user" "$pg_bin/initdb" --pgdata="$pg_dir/data" --username=postgres --auth=trust --no-sync \
+  --encoding=UTF8 --locale=C.UTF-8 >"$pg_dir/initdb.log" 2>&1 ||
+  fail "initdb failed: $(tail -5 "$pg_dir/initdb.log")"
+cat >>"$pg_dir/data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $pg_port
+unix_socket_directories = '$pg_dir'
+max_connections = 400
+fsync = on
+CONF
+printf 'host all all 127.0.0.1/32 trust\n' >"$pg_dir/data/pg_hba.conf"
+printf 'local all all trust\n' >>"$pg_dir/data/pg_hba.conf"
+
+# Redis.
+redis_port="$(free_port)"
+cat >"$redis_dir/redis.conf" <<CONF
+bind 127.0.0.1
+port $redis_port
+protected-mode no
+dir $redis_dir/data
+pidfile $redis_dir/redis.pid
+logfile $redis_dir/redis.log
+daemonize yes
+appendonly yes
+appendfsync always
+save ""
+databases 4096
+enable-debug-command local
+CONF
+
+cat >"$state" <<STATE
+pg_user=$pg_user
+pg_port=$pg_port
+redis_port=$redis_port
+STATE
+
+start_postgres
+as_pg "$pg_user" "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -qAt \
+  -c "CREATE DATABASE memory_conformance" >/dev/null
+as_pg "$pg_user" "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -d memory_conformance -qAt \
+  -c "CREATE EXTENSION vector" >/dev/null
+start_redis
+
+cat >"$env_file" <<ENV
+MEMORY_CONFORMANCE_POSTGRES_URL=postgres://postgres@127.0.0.1:$pg_port/memory_conformance
+MEMORY_CONFORMANCE_REDIS_URL=redis://127.0.0.1:$redis_port
+ENV
+echo "postgresql: $("$pg_bin/postgres" --version), pgvector, on 127.0.0.1:$pg_port (data in $pg_dir/data)"
+echo "redis: $(redis-server --version | cut -d' ' -f1-3), on 127.0.0.1:$redis_port (data in $redis_dir/data)"
+echo "the URLs are in $env_file"

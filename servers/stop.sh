@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Stops the servers servers/start.sh started and removes target/servers/env. Their data
+# directories stay until the next start. Safe to run when nothing is started.
+#
+#   bash servers/stop.sh
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=servers/common.sh
+. "$here/common.sh"
+
+if [ ! -f "$state" ]; then
+  echo "no servers are started"
+  exit 0
+fi
+load_state
+rm -f "$env_file"
+status=0
+if [ -f "$pg_dir/data/postmaster.pid" ]; then
+  stop_postgres fast || { echo "PostgreSQL did not stop" >&2; status=1; }
+fi
+stop_redis shutdown || status=1
+rm -f "$state"
+echo "servers stopped"
+exit "$status"
