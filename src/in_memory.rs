@@ -590,4 +590,209 @@ mod tests {
         assert!(found(&memory, "a/b", "c", "coffee? tea").await.is_empty());
         assert!(found(&memory, "a/b", "c", "").await.is_empty());
     }
+
+    fn ids(response: &SearchMemoryResponse) -> Vec<&str> {
+        response
+            .memories
+            .iter()
+            .map(|m| m.id.as_deref().unwrap_or("-"))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_delta_appends_new_ids_only_and_without_a_session_id_goes_to_its_own_session() {
+        let memory = InMemoryMemoryService::new();
+        let event = |id: &str, text: &str| Event::text("user", text).with_id(id);
+        let session = Session::new("a", "u", "s-1").with_event(event("e-1", "coffee"));
+        memory.add_session_to_memory(&session).await.unwrap();
+        let later = Session::new("a", "u", "s-2").with_event(event("e-9", "coffee later"));
+        memory.add_session_to_memory(&later).await.unwrap();
+        // e-1 is held already (the stored version stays), e-2 is new, an event without parts is
+        // not stored.
+        let delta = [
+            event("e-1", "coffee changed"),
+            event("e-2", "more coffee"),
+            Event::new("user", Some(Content::new(vec![]))).with_id("e-3"),
+        ];
+        memory
+            .add_events_to_memory("a", "u", Some("s-1"), &delta)
+            .await
+            .unwrap();
+        assert_eq!(
+            found(&memory, "a", "u", "coffee").await,
+            ["coffee", "more coffee", "coffee later"]
+        );
+        assert!(found(&memory, "a", "u", "changed").await.is_empty());
+        memory
+            .add_events_to_memory("a", "u", None, &[event("e-4", "tea")])
+            .await
+            .unwrap();
+        memory
+            .add_events_to_memory("a", "u", None, &[event("e-5", "black tea")])
+            .await
+            .unwrap();
+        assert_eq!(found(&memory, "a", "u", "tea").await, ["tea", "black tea"]);
+        // The delta's session is the one ADK Python names: adding that session replaces it.
+        let unknown = Session::new("a", "u", UNKNOWN_SESSION_ID).with_event(event("e-6", "latte"));
+        memory.add_session_to_memory(&unknown).await.unwrap();
+        assert!(found(&memory, "a", "u", "tea").await.is_empty());
+        // A delta to a new session under a new key.
+        memory
+            .add_events_to_memory("b", "u", Some("s-1"), &[event("e-1", "mocha")])
+            .await
+            .unwrap();
+        assert_eq!(found(&memory, "b", "u", "mocha").await, ["mocha"]);
+        assert!(found(&memory, "a", "u", "mocha").await.is_empty());
+    }
+
+    #[tokio::test]
+    async fn explicit_memories_come_after_earlier_sessions_get_fresh_ids_and_replace_by_id() {
+        let memory = InMemoryMemoryService::new();
+        let session = |id: &str, text: &str| {
+            Session::new("a", "u", id).with_event(Event::text("user", text).with_id(id))
+        };
+        memory
+            .add_session_to_memory(&session("s-1", "coffee one"))
+            .await
+            .unwrap();
+        let memories = [
+            MemoryEntry::new(Content::text("coffee memory")),
+            MemoryEntry::new(Content::text("coffee again")),
+            MemoryEntry::new(Content::new(vec![])).with_id("m-empty"),
+            MemoryEntry::new(Content::text("coffee given")).with_id("m-1"),
+        ];
+        memory.add_memory("a", "u", &memories).await.unwrap();
+        memory
+            .add_session_to_memory(&session("s-2", "coffee two"))
+            .await
+            .unwrap();
+        memory
+            .add_memory("a", "u", &[MemoryEntry::new(Content::text("coffee last"))])
+            .await
+            .unwrap();
+        let response = memory.search_memory("a", "u", "coffee").await.unwrap();
+        let texts: Vec<&str> = response
+            .memories
+            .iter()
+            .flat_map(|m| m.content.texts())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "coffee one",
+                "coffee memory",
+                "coffee again",
+                "coffee given",
+                "coffee last",
+                "coffee two"
+            ]
+        );
+        let given = ids(&response);
+        assert_eq!((given[0], given[3], given[5]), ("s-1", "m-1", "s-2"));
+        let fresh: HashSet<&str> = [given[1], given[2], given[4]].into_iter().collect();
+        assert_eq!(fresh.len(), 3, "{given:?}");
+        assert!(
+            fresh.iter().all(|id| id.starts_with("memory-")),
+            "{given:?}"
+        );
+        // The same id replaces the memory in place; a memory without parts is not stored.
+        memory
+            .add_memory(
+                "a",
+                "u",
+                &[MemoryEntry::new(Content::text("tea given")).with_id("m-1")],
+            )
+            .await
+            .unwrap();
+        assert!(
+            !found(&memory, "a", "u", "given")
+                .await
+                .contains(&"coffee given".to_owned())
+        );
+        assert_eq!(found(&memory, "a", "u", "given").await, ["tea given"]);
+        let all = memory.search_memory("a", "u", "coffee tea").await.unwrap();
+        assert_eq!(all.memories.len(), 6);
+        assert_eq!(ids(&all)[3], "m-1");
+        assert!(!ids(&all).contains(&"m-empty"));
+    }
+
+    #[tokio::test]
+    async fn a_deleted_id_is_forgotten_everywhere_under_its_key_and_never_stored_again() {
+        let memory = InMemoryMemoryService::new();
+        let event = |id: &str, text: &str| Event::text("user", text).with_id(id);
+        for (app, id) in [("a", "s-1"), ("a", "s-2"), ("b", "s-1")] {
+            let session = Session::new(app, "u", id)
+                .with_event(event("e-1", "coffee shared"))
+                .with_event(event(&format!("{id}-own"), "coffee own"));
+            memory.add_session_to_memory(&session).await.unwrap();
+        }
+        memory
+            .add_session_to_memory(&Session::new("a", "u", "s-3").with_event(event("e-1", "tea")))
+            .await
+            .unwrap();
+        memory
+            .add_memory(
+                "a",
+                "u",
+                &[MemoryEntry::new(Content::text("coffee m")).with_id("e-1")],
+            )
+            .await
+            .unwrap();
+        // An unknown id changes nothing.
+        memory.delete_memory("a", "u", "nobody").await.unwrap();
+        assert_eq!(found(&memory, "a", "u", "coffee tea").await.len(), 6);
+        memory.delete_memory("a", "u", "e-1").await.unwrap();
+        assert_eq!(
+            found(&memory, "a", "u", "coffee tea").await,
+            ["coffee own", "coffee own"]
+        );
+        assert!(found(&memory, "a", "u", "shared tea").await.is_empty());
+        assert_eq!(found(&memory, "b", "u", "shared").await, ["coffee shared"]);
+        // Later writes of the id, by any call, are not stored; other ids are.
+        let again = Session::new("a", "u", "s-1")
+            .with_event(event("e-1", "tea again"))
+            .with_event(event("e-2", "tea kept"));
+        memory.add_session_to_memory(&again).await.unwrap();
+        memory
+            .add_events_to_memory("a", "u", Some("s-2"), &[event("e-1", "tea delta")])
+            .await
+            .unwrap();
+        memory
+            .add_memory(
+                "a",
+                "u",
+                &[MemoryEntry::new(Content::text("tea m")).with_id("e-1")],
+            )
+            .await
+            .unwrap();
+        assert_eq!(found(&memory, "a", "u", "tea").await, ["tea kept"]);
+    }
+
+    #[tokio::test]
+    async fn a_search_with_a_limit_returns_the_first_that_many() {
+        let memory = InMemoryMemoryService::new();
+        let session = Session::new("a", "u", "s-1").with_events([
+            Event::text("user", "coffee one"),
+            Event::text("user", "coffee two"),
+            Event::text("user", "coffee three"),
+        ]);
+        memory.add_session_to_memory(&session).await.unwrap();
+        let texts = |response: SearchMemoryResponse| -> Vec<String> {
+            response
+                .memories
+                .iter()
+                .flat_map(|m| m.content.texts().map(str::to_owned))
+                .collect()
+        };
+        let limited = memory
+            .search_memory_with("a", "u", "coffee", &SearchOptions::with_limit(2))
+            .await
+            .unwrap();
+        assert_eq!(texts(limited), ["coffee one", "coffee two"]);
+        let plain = memory
+            .search_memory_with("a", "u", "coffee", &SearchOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(texts(plain).len(), 3);
+    }
 }

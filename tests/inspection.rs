@@ -241,6 +241,117 @@ fn logs_keys_and_counts_per_write_and_search() {
     );
 }
 
+/// The calls beyond the two reach the wrapped service, each logged with its key and counts.
+#[test]
+fn the_calls_beyond_the_two_are_forwarded_and_logged() {
+    use memory_conformance::{Content, MemoryEntry, SearchOptions};
+    let memory = InspectingMemoryService::new(InMemoryMemoryService::new());
+    let event = |id: &str, text: &str| Event::text("user", text).with_id(id);
+    let session = Session::new("support", "u-42", "s-1").with_event(event("e-1", "coffee one"));
+    let (texts, logs) = with_captured_logs(async {
+        memory.add_session_to_memory(&session).await.unwrap();
+        memory
+            .add_events_to_memory(
+                "support",
+                "u-42",
+                Some("s-1"),
+                &[event("e-2", "coffee two")],
+            )
+            .await
+            .unwrap();
+        memory
+            .add_memory(
+                "support",
+                "u-42",
+                &[MemoryEntry::new(Content::text("coffee three")).with_id("m-1")],
+            )
+            .await
+            .unwrap();
+        let limited = memory
+            .search_memory_with("support", "u-42", "coffee", &SearchOptions::with_limit(2))
+            .await
+            .unwrap();
+        memory
+            .delete_memory("support", "u-42", "e-1")
+            .await
+            .unwrap();
+        let after = memory
+            .search_memory("support", "u-42", "coffee")
+            .await
+            .unwrap();
+        let texts = |found: &memory_conformance::SearchMemoryResponse| -> Vec<String> {
+            found
+                .memories
+                .iter()
+                .flat_map(|m| m.content.texts().map(str::to_owned))
+                .collect()
+        };
+        (texts(&limited), texts(&after))
+    });
+    assert_eq!(texts.0, ["coffee one", "coffee two"]);
+    assert_eq!(texts.1, ["coffee two", "coffee three"]);
+    for line in [
+        r#"memory.delta key="support"/"u-42" session="s-1" events=1"#,
+        r#"memory.add_memory key="support"/"u-42" memories=1"#,
+        r#"memory.search key="support"/"u-42" limit=2 hits=2"#,
+        r#"memory.delete key="support"/"u-42" id="e-1""#,
+    ] {
+        assert!(logs.contains(line), "{line} not in {logs}");
+    }
+}
+
+/// A call the wrapped service does not support fails through the decorator, and is logged.
+#[test]
+fn the_calls_beyond_the_two_fail_as_the_wrapped_service_does() {
+    use memory_conformance::{
+        Content, MemoryEntry, MemoryError, SearchMemoryResponse, SearchOptions,
+    };
+    struct TwoCalls;
+    #[memory_conformance::async_trait]
+    impl MemoryService for TwoCalls {
+        async fn add_session_to_memory(&self, _: &Session) -> Result<(), MemoryError> {
+            Ok(())
+        }
+        async fn search_memory(
+            &self,
+            _: &str,
+            _: &str,
+            _: &str,
+        ) -> Result<SearchMemoryResponse, MemoryError> {
+            Err(MemoryError::backend("index offline"))
+        }
+    }
+    let memory = InspectingMemoryService::new(TwoCalls);
+    let memories = [MemoryEntry::new(Content::text("coffee"))];
+    let (results, logs) = with_captured_logs(async {
+        [
+            memory
+                .add_events_to_memory("a", "u", None, &[Event::text("user", "coffee")])
+                .await
+                .is_err(),
+            memory.add_memory("a", "u", &memories).await.is_err(),
+            memory.delete_memory("a", "u", "m-1").await.is_err(),
+            memory
+                .search_memory_with("a", "u", "coffee", &SearchOptions::with_limit(1))
+                .await
+                .is_err(),
+            memory
+                .search_memory_with("a", "u", "coffee", &SearchOptions::default())
+                .await
+                .is_err(),
+        ]
+    });
+    assert_eq!(results, [true; 5], "{logs}");
+    for name in [
+        "memory.delta.failed",
+        "memory.add_memory.failed",
+        "memory.delete.failed",
+        "memory.search.failed",
+    ] {
+        assert!(logs.contains(name), "{name} not in {logs}");
+    }
+}
+
 #[test]
 fn content_appears_only_when_opted_in() {
     let memory = InspectingMemoryService::new(InMemoryMemoryService::new()).log_content(true);

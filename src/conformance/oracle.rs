@@ -414,8 +414,8 @@ pub(crate) struct Ranking {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::{Limit, MultiWord, Order, Readd};
-    use crate::{Event, Part};
+    use crate::profile::{EventsDelta, Limit, MultiWord, Order, Readd};
+    use crate::{Event, MemoryEntry, Part};
 
     fn session(app: &str, user: &str, id: &str, texts: &[&str]) -> Session {
         Session::new(app, user, id).with_events(texts.iter().map(|t| Event::text("user", *t)))
@@ -628,5 +628,194 @@ mod tests {
         assert_eq!(expected.limit, Limit::AtMost(1));
         assert!(oracle.search("a", "u", "").contents.is_empty());
         assert!(oracle.search("b", "u", "coffee").contents.is_empty());
+    }
+
+    fn with_capabilities(delta: Option<EventsDelta>) -> Profile {
+        let mut profile = reference();
+        profile.capabilities.events_delta = delta;
+        profile.capabilities.explicit_memories = true;
+        profile.capabilities.delete = true;
+        profile.capabilities.entry_ids = true;
+        profile.capabilities.search_limit = true;
+        profile
+    }
+
+    fn event(id: &str, text: &str) -> Event {
+        Event::text("user", text).with_id(id)
+    }
+
+    #[test]
+    fn a_delta_appends_new_ids_upserts_or_is_ignored_as_the_profile_says() {
+        let mut append = Oracle::new(&with_capabilities(Some(EventsDelta::AppendNewIds)));
+        append.add(&Session::new("a", "u", "s-1").with_event(event("e-1", "coffee")));
+        append.add(&Session::new("a", "u", "s-2").with_event(event("e-9", "coffee later")));
+        let delta = [
+            event("e-1", "coffee changed"),
+            event("e-2", "more coffee"),
+            Event::new("user", Some(Content::new(vec![]))).with_id("e-3"),
+        ];
+        append.add_events("a", "u", Some("s-1"), &delta);
+        assert_eq!(
+            found(&append, "a", "u", "coffee"),
+            ["coffee", "more coffee", "coffee later"]
+        );
+        assert!(found(&append, "a", "u", "changed").is_empty());
+        append.add_events("a", "u", None, &[event("e-4", "tea")]);
+        append.add_events("a", "u", None, &[event("e-5", "black tea")]);
+        assert_eq!(found(&append, "a", "u", "tea"), ["tea", "black tea"]);
+        append.add(&Session::new("a", "u", UNKNOWN_SESSION_ID).with_event(event("e-6", "latte")));
+        assert!(found(&append, "a", "u", "tea").is_empty());
+
+        let mut upsert = Oracle::new(&with_capabilities(Some(EventsDelta::UpsertByEventId)));
+        upsert.add(&Session::new("a", "u", "s-1").with_event(event("e-1", "coffee")));
+        upsert.add_events("a", "u", Some("s-1"), &delta);
+        assert_eq!(
+            found(&upsert, "a", "u", "coffee"),
+            ["coffee changed", "more coffee"]
+        );
+
+        let mut none = Oracle::new(&with_capabilities(None));
+        none.add_events("a", "u", Some("s-1"), &delta);
+        assert!(found(&none, "a", "u", "coffee").is_empty());
+    }
+
+    #[test]
+    fn explicit_memories_come_after_earlier_sessions_and_replace_only_by_a_given_id() {
+        let mut oracle = Oracle::new(&with_capabilities(None));
+        oracle.add(&session("a", "u", "s-1", &["coffee one"]));
+        oracle.add_memories(
+            "a",
+            "u",
+            &[
+                MemoryEntry::new(Content::text("coffee memory")),
+                MemoryEntry::new(Content::text("coffee again")),
+                MemoryEntry::new(Content::new(vec![])).with_id("m-empty"),
+                MemoryEntry::new(Content::text("coffee given")).with_id("m-1"),
+            ],
+        );
+        oracle.add(&session("a", "u", "s-2", &["coffee two"]));
+        oracle.add_memories(
+            "a",
+            "u",
+            &[
+                MemoryEntry::new(Content::text("coffee last")),
+                MemoryEntry::new(Content::text("tea given")).with_id("m-1"),
+            ],
+        );
+        assert_eq!(
+            found(&oracle, "a", "u", "coffee tea"),
+            [
+                "coffee one",
+                "coffee memory",
+                "coffee again",
+                "tea given",
+                "coffee last",
+                "coffee two"
+            ]
+        );
+        // Memories are sessions of their own: a session added with an empty id is not one.
+        oracle.add(&Session::new("a", "u", ""));
+        assert_eq!(found(&oracle, "a", "u", "memory"), ["coffee memory"]);
+    }
+
+    #[test]
+    fn forgetting_removes_the_content_and_every_event_with_its_id_for_good() {
+        let mut oracle = Oracle::new(&with_capabilities(Some(EventsDelta::AppendNewIds)));
+        oracle.add(
+            &Session::new("a", "u", "s-1")
+                .with_events([event("e-1", "coffee"), event("e-2", "coffee too")]),
+        );
+        oracle.add(&Session::new("a", "u", "s-2").with_event(event("e-1", "tea")));
+        oracle.add(&Session::new("b", "u", "s-1").with_event(event("e-1", "coffee")));
+        oracle.add_memories(
+            "a",
+            "u",
+            &[
+                MemoryEntry::new(Content::text("mocha")),
+                MemoryEntry::new(Content::text("latte")),
+            ],
+        );
+        oracle.forget("a", "u", &Content::text("coffee"));
+        assert_eq!(
+            found(&oracle, "a", "u", "coffee tea mocha latte"),
+            ["coffee too", "mocha", "latte"]
+        );
+        assert_eq!(found(&oracle, "b", "u", "coffee"), ["coffee"]);
+        // A memory without an id goes by its content alone.
+        oracle.forget("a", "u", &Content::text("mocha"));
+        assert_eq!(
+            found(&oracle, "a", "u", "coffee tea mocha latte"),
+            ["coffee too", "latte"]
+        );
+        // The forgotten id is never stored again, by any call; other ids are (the memories'
+        // session was first added before s-3).
+        oracle.add(
+            &Session::new("a", "u", "s-3")
+                .with_events([event("e-1", "chai"), event("e-7", "chai kept")]),
+        );
+        oracle.add_events("a", "u", Some("s-3"), &[event("e-1", "chai delta")]);
+        oracle.add_memories(
+            "a",
+            "u",
+            &[
+                MemoryEntry::new(Content::text("chai memory")).with_id("e-1"),
+                MemoryEntry::new(Content::text("chai other")).with_id("m-2"),
+                MemoryEntry::new(Content::text("chai bare")),
+            ],
+        );
+        assert_eq!(
+            found(&oracle, "a", "u", "chai"),
+            ["chai other", "chai bare", "chai kept"]
+        );
+    }
+
+    #[test]
+    fn a_search_limit_replaces_the_profiles() {
+        let mut profile = with_capabilities(None);
+        profile.limit = Limit::AtMost(5);
+        let oracle = Oracle::new(&profile);
+        assert_eq!(oracle.search("a", "u", "coffee").limit, Limit::AtMost(5));
+        assert_eq!(
+            oracle.search_limited("a", "u", "coffee", Some(2)).limit,
+            Limit::AtMost(2)
+        );
+    }
+
+    #[test]
+    fn vector_search_ranks_every_event_with_a_word_nearest_first() {
+        use crate::profile::{Retrieval, VectorIndex, VectorSearch};
+        let mut profile = reference();
+        profile.retrieval = Retrieval::Vector(VectorSearch::exact("hashed-256"));
+        let mut oracle = Oracle::new(&profile);
+        oracle.add(&session(
+            "a",
+            "u",
+            "s-1",
+            &["tea", "?!", "coffee tea milk", "coffee"],
+        ));
+        let expected = oracle.search("a", "u", "coffee");
+        let texts: Vec<String> = expected
+            .contents
+            .iter()
+            .map(|c| c.texts().collect::<Vec<_>>().join("+"))
+            .collect();
+        assert_eq!(texts, ["coffee", "coffee tea milk", "tea"]);
+        assert!(expected.ordered);
+        let ranking = expected.ranking.expect("a vector search is ranked");
+        assert_eq!(ranking.index, VectorIndex::Exact);
+        assert_eq!(ranking.embedder, "hashed-256");
+        assert!(
+            (ranking.scores[0] - 1.0).abs() < 1e-6,
+            "{:?}",
+            ranking.scores
+        );
+        assert!(ranking.scores[0] > ranking.scores[1] && ranking.scores[1] > ranking.scores[2]);
+        assert!(oracle.search("a", "u", "?!").contents.is_empty());
+        // Without a vector declared, an embedder given is not used.
+        let lexical = Oracle::with_embedder(
+            &reference(),
+            Some(Arc::new(crate::embed::HashedEmbedder::new(256))),
+        );
+        assert!(lexical.search("a", "u", "coffee").ranking.is_none());
     }
 }
