@@ -1,5 +1,5 @@
 //! The gate: known violations (declared or implied by the profile) pass while present and fail
-//! once gone, declarations are validated, rules that do not apply say why, and a backend that
+//! once gone (intermittent ones pass either way, and say which), declarations are validated, rules that do not apply say why, and a backend that
 //! blocks its thread cannot hang the gate.
 
 mod support;
@@ -69,6 +69,56 @@ fn a_declared_violation_that_disappears_fails_so_the_fix_is_noticed() {
         verdict
             .to_string()
             .contains("remove the declaration so the rule is enforced"),
+        "{verdict}"
+    );
+}
+
+#[test]
+fn an_intermittent_violation_passes_when_shown_and_says_so() {
+    let gate = Gate::new(appending())
+        .known_intermittent_violation("replace.readd_replaces", "a race in the pool");
+    let verdict = gate.check(rules::find("replace.readd_replaces").unwrap());
+    assert!(
+        matches!(verdict, Verdict::KnownViolationShown { .. }),
+        "{verdict}"
+    );
+    assert!(verdict.is_green());
+    assert_eq!(verdict.label(), "intermittent violation");
+    assert!(
+        verdict
+            .to_string()
+            .starts_with("intermittent violation shown in this run (a race in the pool)"),
+        "{verdict}"
+    );
+}
+
+#[test]
+fn an_intermittent_violation_not_hit_in_a_run_passes_with_the_same_label() {
+    let gate = Gate::new(reference())
+        .known_intermittent_violation("replace.readd_replaces", "a race in the pool");
+    let verdict = gate.check(rules::find("replace.readd_replaces").unwrap());
+    assert!(
+        matches!(verdict, Verdict::KnownViolationNotShown { cases: 32, .. }),
+        "{verdict}"
+    );
+    assert!(verdict.is_green());
+    assert_eq!(verdict.label(), "intermittent violation");
+    assert_eq!(
+        verdict.to_string(),
+        "held in this run (32 cases); the known violation is intermittent, a race this run did not hit (a race in the pool)"
+    );
+    assert!(gate.known_violations()[0].is_intermittent());
+}
+
+#[test]
+fn an_intermittent_violation_of_a_rule_that_does_not_apply_is_a_broken_declaration() {
+    let gate = Gate::new(reference()).known_intermittent_violation("durability.reopen", "racy");
+    let verdict = gate.check(rules::find("durability.reopen").unwrap());
+    assert!(matches!(verdict, Verdict::Failed(_)), "{verdict}");
+    assert!(
+        verdict
+            .to_string()
+            .contains("it is declared a known violation, but the rule does not apply"),
         "{verdict}"
     );
 }

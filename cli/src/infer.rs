@@ -129,7 +129,7 @@ pub fn infer(
             let mut checked = 0;
             for rule in &rules {
                 match gate.check(rule) {
-                    Verdict::Passed { .. } => checked += 1,
+                    Verdict::Passed { .. } | Verdict::KnownViolationNotShown { .. } => checked += 1,
                     Verdict::KnownViolationShown { .. } => {
                         checked += 1;
                         implied_failures.push(rule.id());

@@ -266,6 +266,17 @@ fn backend_report(
             let detail = match verdict {
                 Verdict::Passed { .. } => None,
                 Verdict::NotApplicable { reason } => Some(reason.clone()),
+                // The same row whether the race was hit or not, so the report stays the same
+                // from run to run.
+                Verdict::KnownViolationShown { violation, .. }
+                | Verdict::KnownViolationNotShown { violation, .. }
+                    if violation.is_intermittent() =>
+                {
+                    Some(format!(
+                        "{} (a race: the violation shows in some runs and not in others, so the rule is not enforced)",
+                        violation.reason()
+                    ))
+                }
                 Verdict::KnownViolationShown { violation, failure } => Some(format!(
                     "{}\n{}{}",
                     violation.reason(),

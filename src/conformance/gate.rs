@@ -88,6 +88,27 @@ impl Gate {
         self
     }
 
+    /// Declares that the backend breaks `rule_id` in some runs and not in others, because of
+    /// `reason`: a race whose outcome the scheduler decides (a connection pool that hands two
+    /// halves of one operation to different connections, say). The trial passes whether the
+    /// violation shows or not, and says which; unlike a [known
+    /// violation](Gate::known_violation), a run where the rule holds does not fail, because it
+    /// proves no fix. The rule is therefore not enforced at all: declare this only for a race
+    /// whose cause the reason names, and prefer fixing the race.
+    ///
+    /// Reports give such a rule the same row in every run (`intermittent violation` and the
+    /// reason), so that a generated report stays the same from run to run.
+    #[must_use]
+    pub fn known_intermittent_violation(
+        mut self,
+        rule_id: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        self.declared
+            .push(KnownViolation::intermittent(rule_id, reason));
+        self
+    }
+
     /// Marks the backend as not runnable here (a missing interpreter, an uninstalled
     /// package): every trial shows as ignored with `reason`, which should say how to install
     /// what is missing.

@@ -17,6 +17,7 @@ pub struct KnownViolation {
     rule_id: String,
     reason: String,
     implied_by: Option<&'static str>,
+    intermittent: bool,
 }
 
 impl KnownViolation {
@@ -25,6 +26,14 @@ impl KnownViolation {
             rule_id: rule_id.into(),
             reason: reason.into(),
             implied_by: None,
+            intermittent: false,
+        }
+    }
+
+    pub(crate) fn intermittent(rule_id: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self {
+            intermittent: true,
+            ..Self::declared(rule_id, reason)
         }
     }
 
@@ -33,6 +42,7 @@ impl KnownViolation {
             rule_id: rule_id.to_owned(),
             reason: format!("the profile declares {dimension}: {reason}"),
             implied_by: Some(dimension),
+            intermittent: false,
         }
     }
 
@@ -50,6 +60,13 @@ impl KnownViolation {
     /// declared by hand.
     pub fn implied_by(&self) -> Option<&'static str> {
         self.implied_by
+    }
+
+    /// Whether the violation is a race that shows in some runs and not in others
+    /// ([`Gate::known_intermittent_violation`](super::Gate::known_intermittent_violation)):
+    /// its rule is never enforced, and a run where it does not show is no sign of a fix.
+    pub fn is_intermittent(&self) -> bool {
+        self.intermittent
     }
 }
 

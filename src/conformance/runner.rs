@@ -137,7 +137,7 @@ fn trials(gate: &Gate, target: TestTarget, pin: Arc<Pin>, verdicts: &Verdicts) -
             let result = match &verdict {
                 Verdict::Passed { .. } => Ok(Completion::Completed),
                 Verdict::NotApplicable { reason } => Ok(Completion::ignored_with(reason)),
-                Verdict::KnownViolationShown { .. } => {
+                Verdict::KnownViolationShown { .. } | Verdict::KnownViolationNotShown { .. } => {
                     println!("{}: {verdict}", rule.id());
                     Ok(Completion::Completed)
                 }
@@ -179,8 +179,23 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
         return;
     }
     for (id, verdict) in verdicts {
-        if let Verdict::KnownViolationShown { violation, .. } = verdict {
-            println!("  known violation  {id}: {}", violation.reason());
+        match verdict {
+            Verdict::KnownViolationShown { violation, .. } if violation.is_intermittent() => {
+                println!(
+                    "  intermittent     {id} (shown in this run): {}",
+                    violation.reason()
+                );
+            }
+            Verdict::KnownViolationNotShown { violation, .. } => {
+                println!(
+                    "  intermittent     {id} (not shown in this run): {}",
+                    violation.reason()
+                );
+            }
+            Verdict::KnownViolationShown { violation, .. } => {
+                println!("  known violation  {id}: {}", violation.reason());
+            }
+            _ => {}
         }
     }
     for (clause, reason) in super::departures(subject.profile()) {

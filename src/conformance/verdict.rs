@@ -36,6 +36,14 @@ pub enum Verdict {
         /// How it failed this time.
         failure: Box<RuleFailure>,
     },
+    /// The rule held in this run, and its known violation is
+    /// [intermittent](KnownViolation::is_intermittent): a race this run did not hit.
+    KnownViolationNotShown {
+        /// The known violation.
+        violation: KnownViolation,
+        /// Cases run.
+        cases: u32,
+    },
     /// The rule held although a known violation says it fails: the declaration must go.
     KnownViolationGone {
         /// The known violation.
@@ -50,17 +58,25 @@ impl Verdict {
     pub fn is_green(&self) -> bool {
         matches!(
             self,
-            Self::Passed { .. } | Self::NotApplicable { .. } | Self::KnownViolationShown { .. }
+            Self::Passed { .. }
+                | Self::NotApplicable { .. }
+                | Self::KnownViolationShown { .. }
+                | Self::KnownViolationNotShown { .. }
         )
     }
 
     /// A short label: `pass`, `FAIL`, `ignored` (not applicable), `known violation`,
-    /// `violation gone`.
+    /// `violation gone`, or `intermittent violation` for the rule of an
+    /// [intermittent](KnownViolation::is_intermittent) violation, shown in this run or not.
     pub fn label(&self) -> &'static str {
         match self {
             Self::Passed { .. } => "pass",
             Self::Failed(_) => "FAIL",
             Self::NotApplicable { .. } => "ignored",
+            Self::KnownViolationShown { violation, .. } if violation.is_intermittent() => {
+                "intermittent violation"
+            }
+            Self::KnownViolationNotShown { .. } => "intermittent violation",
             Self::KnownViolationShown { .. } => "known violation",
             Self::KnownViolationGone { .. } => "violation gone",
         }
@@ -111,6 +127,9 @@ impl Verdict {
             return self;
         };
         match self {
+            Self::Passed { cases, .. } if violation.is_intermittent() => {
+                Self::KnownViolationNotShown { violation, cases }
+            }
             Self::Passed { cases, .. } => Self::KnownViolationGone { violation, cases },
             Self::Failed(failure) if failure.is_counterexample() => {
                 Self::KnownViolationShown { violation, failure }
@@ -140,7 +159,17 @@ impl fmt::Display for Verdict {
             Self::Failed(failure) => write!(f, "{failure}"),
             Self::KnownViolationShown { violation, failure } => write!(
                 f,
-                "known violation still present ({}):\n{failure}",
+                "{} ({}):\n{failure}",
+                if violation.is_intermittent() {
+                    "intermittent violation shown in this run"
+                } else {
+                    "known violation still present"
+                },
+                violation.reason()
+            ),
+            Self::KnownViolationNotShown { violation, cases } => write!(
+                f,
+                "held in this run ({cases} cases); the known violation is intermittent, a race this run did not hit ({})",
                 violation.reason()
             ),
             Self::KnownViolationGone { violation, cases } => write!(

@@ -198,8 +198,8 @@ fn postgres_gate_with(
             version.as_deref().unwrap_or("PostgreSQL (not running here)")
         ))
         .available(version.map(drop))
-        .known_violation("scope.shared", MIGRATE_LOCK_LEAK)
-        .known_violation("scope.replicas", MIGRATE_LOCK_LEAK)
+        .known_intermittent_violation("scope.shared", MIGRATE_LOCK_LEAK)
+        .known_intermittent_violation("scope.replicas", MIGRATE_LOCK_LEAK)
         .one_rule_at_a_time(
             "a second instance's migrate() leaks PostgreSQL's advisory lock (see scope.shared), \
              and the lock holds back every migrate() in the database, of every case",
@@ -223,11 +223,14 @@ fn postgres_gate_with(
     }
 }
 
-/// Why `PostgresMemoryService` 2.3.0 breaks `scope.shared` and `scope.replicas`.
+/// Why `PostgresMemoryService` 2.3.0 breaks `scope.shared` and `scope.replicas`, in some runs:
+/// a race, so the two are declared intermittent.
 const MIGRATE_LOCK_LEAK: &str = "migrate() takes pg_advisory_lock through the pool and releases \
-     it through the pool (adk-memory 2.3.0 src/postgres.rs:352-377), so when the pool hands \
-     pg_advisory_unlock another connection, the lock stays held by the first one: a second \
-     instance's migrate() on the same database then waits as long as the first instance lives";
+     it through the pool (adk-memory 2.3.0 src/postgres.rs:352-377), and sqlx 0.8 puts a \
+     connection back in the pool from a spawned task (sqlx-core src/pool/connection.rs:200-210), \
+     so the scheduler decides whether pg_advisory_unlock gets the connection that holds the lock: \
+     when it does not, the lock stays held, and a second instance's migrate() on the same \
+     database waits as long as the first instance lives";
 
 /// Why `PostgresMemoryService` 2.3.0 with an embedder breaks `query.blank`.
 const BLANK_QUERY_EMBEDDED: &str = "a blank query is embedded like any other and the nearest 10 \
@@ -334,6 +337,16 @@ mod tests {
                 "query.blank"
             ]
         );
+        // The lock leak is a race: declared intermittent, on both PostgreSQL gates.
+        for gate in [postgres_gate(), postgres_vector_gate()] {
+            let intermittent: Vec<String> = gate
+                .known_violations()
+                .iter()
+                .filter(|k| k.is_intermittent())
+                .map(|k| k.rule_id().to_owned())
+                .collect();
+            assert_eq!(intermittent, ["scope.shared", "scope.replicas"]);
+        }
         // The advisory lock a leaking migrate() holds stops every case's migrate(): the
         // PostgreSQL gates' rules run one at a time, Redis's in parallel.
         assert!(postgres_gate().one_rule_at_a_time_reason().is_some());
