@@ -552,3 +552,36 @@ async fn failing_cases_are_recorded_under_the_caller_and_replayed_first() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_case_that_hit_an_intermittent_violation_is_not_recorded() {
+    let dir = std::env::temp_dir().join(format!(
+        "memory-conformance-intermittent-records-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rule = rules::find("replace.readd_replaces").unwrap();
+    let record = dir.join("appending").join("replace.readd_replaces.txt");
+
+    let racy = Gate::new(appending().failure_records(&dir))
+        .known_intermittent_violation("replace.readd_replaces", "a race in the pool");
+    let verdict = racy.check(rule);
+    assert!(
+        matches!(verdict, Verdict::KnownViolationShown { .. }),
+        "{verdict}"
+    );
+    assert!(
+        !record.exists(),
+        "a race belongs to no case: nothing to replay"
+    );
+
+    // The same violation declared plainly records its case, as any failure does.
+    let plain = Gate::new(appending().failure_records(&dir))
+        .known_violation("replace.readd_replaces", "appends on re-add");
+    plain.check(rule);
+    assert!(
+        record.exists(),
+        "a plain known violation's case is recorded"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -97,7 +97,8 @@ impl Gate {
     /// whose cause the reason names, and prefer fixing the race.
     ///
     /// Reports give such a rule the same row in every run (`intermittent violation` and the
-    /// reason), so that a generated report stays the same from run to run.
+    /// reason), so that a generated report stays the same from run to run, and a case that hit
+    /// the race is not [recorded](Subject::failure_records): it belongs to no case.
     #[must_use]
     pub fn known_intermittent_violation(
         mut self,
@@ -309,7 +310,13 @@ mod run {
         /// cannot fire) fails the rule once the subject's [rule
         /// timeout](super::Subject::rule_timeout) passes, instead of hanging.
         pub fn check(&self, rule: &'static Rule) -> Verdict {
-            let subject = self.subject.clone();
+            let mut subject = self.subject.clone();
+            let known = self.known_violation_of(rule.id());
+            if known.as_ref().is_some_and(|k| k.is_intermittent()) {
+                // A race belongs to no case: a recorded case that hit it would only be
+                // replayed, at the cost of its timeout, to prove nothing.
+                subject.options.failure_records = None;
+            }
             let verdict = on_own_thread(
                 rule.id(),
                 self.subject.options.rule_timeout(),
@@ -318,7 +325,7 @@ mod run {
             let verdict = verdict.unwrap_or_else(|problem| {
                 Verdict::Failed(Box::new(rule.unfinished(&self.subject, problem)))
             });
-            verdict.against(self.known_violation_of(rule.id()), |reason| {
+            verdict.against(known, |reason| {
                 rule.misdeclared(
                     &self.subject,
                     format!(
