@@ -30,6 +30,9 @@ pub struct Options {
     pub backend: Option<String>,
     /// Declared known violations: (rule id, reason).
     pub known_violations: Vec<(String, String)>,
+    /// Declared known violations that are races (the profile file's `intermittent = true`):
+    /// (rule id, reason).
+    pub intermittent_violations: Vec<(String, String)>,
     /// Only the tests whose id or name matches one of these (`key.isolation`, `key.*`,
     /// `backend::key.isolation`); every test when empty.
     pub rules: Vec<String>,
@@ -215,11 +218,17 @@ fn gate(options: &Options, subject: Subject, shown: &str) -> Gate {
     if let Some(seed) = options.seed {
         gate = gate.seed(seed);
     }
-    options
+    let gate = options
         .known_violations
         .iter()
         .fold(gate, |gate, (rule, reason)| {
             gate.known_violation(rule, reason)
+        });
+    options
+        .intermittent_violations
+        .iter()
+        .fold(gate, |gate, (rule, reason)| {
+            gate.known_intermittent_violation(rule, reason)
         })
 }
 

@@ -350,6 +350,7 @@ fn main() -> ExitCode {
                     profile_arg: profile,
                     backend,
                     known_violations,
+                    intermittent_violations: file.intermittent_violations,
                     rules,
                     cases: cases.or(file.cases),
                     seed: seed.or(file.seed),

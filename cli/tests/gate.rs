@@ -300,6 +300,31 @@ fn a_profile_file_declares_the_profile_its_known_violations_and_the_gate_options
         "{stdout}"
     );
 
+    // Declared a race instead, the same violation passes while it does not show, and says so.
+    std::fs::write(
+        &file,
+        "format = 1\nextends = \"reference\"\nname = \"dicts\"\n\n[[known_violation]]\nrule = \"result.fidelity\"\nreason = \"a race\"\nintermittent = true\n\n[gate]\ncases = 4\nseed = 9\n",
+    )
+    .unwrap();
+    let racy = gate(&["--profile", file.to_str().unwrap(), "--rules", "result.*"]);
+    let stdout = text(&racy.stdout);
+    assert_eq!(
+        racy.status.code(),
+        Some(0),
+        "{stdout}{}",
+        text(&racy.stderr)
+    );
+    assert!(
+        stdout.contains("test [known-violation] dicts::result.fidelity ... ok"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "dicts::result.fidelity intermittent violation, not shown in this run: a race"
+        ),
+        "{stdout}"
+    );
+
     let show = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
         .args(["profile", "show"])
         .arg(&file)

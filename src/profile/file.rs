@@ -44,6 +44,10 @@ pub struct ProfileFile {
     pub profile: Profile,
     /// Known violations the gate declares: (rule id, reason).
     pub known_violations: Vec<(String, String)>,
+    /// Known violations that are races (`intermittent = true`), declared with
+    /// [`Gate::known_intermittent_violation`](crate::conformance::Gate::known_intermittent_violation):
+    /// (rule id, reason).
+    pub intermittent_violations: Vec<(String, String)>,
     /// Generated cases per rule, if the file says.
     pub cases: Option<u32>,
     /// The seed, if the file says.
@@ -95,6 +99,7 @@ impl ProfileFile {
         Self {
             profile,
             known_violations: Vec::new(),
+            intermittent_violations: Vec::new(),
             cases: None,
             seed: None,
             op_timeout_seconds: None,
@@ -357,6 +362,8 @@ enum RawEventsDelta {
 struct RawViolation {
     rule: String,
     reason: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    intermittent: bool,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
@@ -637,13 +644,18 @@ impl RawFile {
         }
         let gate = self.gate.unwrap_or_default();
         let recall_floor = gate.recall_floor()?;
+        let (intermittent, plain): (Vec<RawViolation>, Vec<RawViolation>) = self
+            .known_violation
+            .into_iter()
+            .partition(|v| v.intermittent);
+        let pairs = |violations: Vec<RawViolation>| -> Vec<(String, String)> {
+            violations.into_iter().map(|v| (v.rule, v.reason)).collect()
+        };
+        let (known_violations, intermittent_violations) = (pairs(plain), pairs(intermittent));
         Ok(ProfileFile {
             profile,
-            known_violations: self
-                .known_violation
-                .into_iter()
-                .map(|v| (v.rule, v.reason))
-                .collect(),
+            known_violations,
+            intermittent_violations,
             cases: gate.cases,
             seed: gate.seed,
             op_timeout_seconds: gate.op_timeout_seconds,
@@ -793,9 +805,12 @@ impl RawFile {
             known_violation: file
                 .known_violations
                 .iter()
-                .map(|(rule, reason)| RawViolation {
+                .map(|violation| (violation, false))
+                .chain(file.intermittent_violations.iter().map(|v| (v, true)))
+                .map(|((rule, reason), intermittent)| RawViolation {
                     rule: rule.clone(),
                     reason: reason.clone(),
+                    intermittent,
                 })
                 .collect(),
             gate: (!gate.is_empty()).then_some(gate),
@@ -847,12 +862,52 @@ mod tests {
         for preset in presets() {
             let mut file = ProfileFile::of(preset.clone());
             file.known_violations = vec![("result.fidelity".into(), "naive \"local\" time".into())];
+            file.intermittent_violations = vec![("scope.shared".into(), "a pool race".into())];
             file.cases = Some(64);
             let text = file.to_toml();
             let back = ProfileFile::parse(&text)
                 .unwrap_or_else(|err| panic!("{}: {err}\n{text}", preset.name));
             assert_eq!(back, file, "{text}");
         }
+    }
+
+    #[test]
+    fn an_intermittent_violation_is_declared_apart_from_the_others() {
+        let file = ProfileFile::parse(
+            "format = 1\nextends = \"reference\"\n[[known_violation]]\nrule = \"result.fidelity\"\nreason = \"naive\"\n[[known_violation]]\nrule = \"scope.shared\"\nreason = \"a pool race\"\nintermittent = true\n[[known_violation]]\nrule = \"key.isolation\"\nreason = \"said plainly\"\nintermittent = false\n",
+        )
+        .unwrap();
+        let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(rule, reason)| ((*rule).to_owned(), (*reason).to_owned()))
+                .collect()
+        };
+        assert_eq!(
+            file.known_violations,
+            pairs(&[
+                ("result.fidelity", "naive"),
+                ("key.isolation", "said plainly")
+            ])
+        );
+        assert_eq!(
+            file.intermittent_violations,
+            pairs(&[("scope.shared", "a pool race")])
+        );
+        let written = file.to_toml();
+        assert_eq!(
+            written.matches("intermittent = true").count(),
+            1,
+            "{written}"
+        );
+        assert!(!written.contains("intermittent = false"), "{written}");
+
+        let err = ProfileFile::parse(
+            "format = 1\nextends = \"reference\"\n[[known_violation]]\nrule = \"scope.shared\"\nreason = \"r\"\nintermittent = \"yes\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("line 6"), "{err}");
+        assert!(err.contains("expected a boolean"), "{err}");
     }
 
     #[test]
