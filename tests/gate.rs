@@ -44,6 +44,10 @@ fn a_declared_violation_that_still_shows_passes() {
             .starts_with("known violation still present (appends on re-add)"),
         "{verdict}"
     );
+    assert_eq!(
+        verdict.known_violation_note().as_deref(),
+        Some("known violation: appends on re-add")
+    );
 }
 
 #[test]
@@ -90,6 +94,10 @@ fn an_intermittent_violation_passes_when_shown_and_says_so() {
             .starts_with("intermittent violation shown in this run (a race in the pool)"),
         "{verdict}"
     );
+    assert_eq!(
+        verdict.known_violation_note().as_deref(),
+        Some("intermittent violation, shown in this run: a race in the pool")
+    );
 }
 
 #[test]
@@ -108,6 +116,10 @@ fn an_intermittent_violation_not_hit_in_a_run_passes_with_the_same_label() {
         "held in this run (32 cases); the known violation is intermittent, a race this run did not hit (a race in the pool)"
     );
     assert!(gate.known_violations()[0].is_intermittent());
+    assert_eq!(
+        verdict.known_violation_note().as_deref(),
+        Some("intermittent violation, not shown in this run: a race in the pool")
+    );
 }
 
 #[test]

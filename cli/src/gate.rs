@@ -303,27 +303,9 @@ fn rule_run(gate: &Gate, rule: &'static Rule) -> TestRun {
     let (outcome, detail, known_violation) = match &verdict {
         Verdict::Passed { .. } => ("ok", None, false),
         Verdict::NotApplicable { reason } => ("ignored", Some(reason.clone()), false),
-        Verdict::KnownViolationShown { violation, .. } if violation.is_intermittent() => (
-            "ok",
-            Some(format!(
-                "intermittent violation, shown in this run: {}",
-                violation.reason()
-            )),
-            true,
-        ),
-        Verdict::KnownViolationNotShown { violation, .. } => (
-            "ok",
-            Some(format!(
-                "intermittent violation, not shown in this run: {}",
-                violation.reason()
-            )),
-            true,
-        ),
-        Verdict::KnownViolationShown { violation, .. } => (
-            "ok",
-            Some(format!("known violation: {}", violation.reason())),
-            true,
-        ),
+        Verdict::KnownViolationShown { .. } | Verdict::KnownViolationNotShown { .. } => {
+            ("ok", verdict.known_violation_note(), true)
+        }
         red => (
             "FAILED",
             Some(red.to_string()),

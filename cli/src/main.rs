@@ -373,14 +373,9 @@ fn main() -> ExitCode {
             command,
         } => {
             let subject = match (&backend, command.is_empty()) {
-                (Some(wanted), true) => backends::bundled()
-                    .into_iter()
-                    .find(|g| g.subject().backend() == wanted)
-                    .ok_or_else(|| format!("no bundled backend is called {wanted:?}"))
-                    .and_then(|g| match g.unavailable_reason() {
-                        Some(why) => Err(format!("backend {wanted:?} cannot run here: {why}")),
-                        None => Ok(g.subject().clone()),
-                    }),
+                (Some(wanted), true) => {
+                    backends::bundled_gate(wanted).map(|gate| gate.subject().clone())
+                }
                 (None, false) => gate::bridged(
                     &command,
                     name.as_deref().unwrap_or("inferred"),
@@ -454,7 +449,7 @@ fn main() -> ExitCode {
             command,
         } => {
             let subject = match (&backend, command.is_empty()) {
-                (Some(wanted), true) => recall::bundled_gate(wanted).map(|g| g.subject().clone()),
+                (Some(wanted), true) => backends::bundled_gate(wanted).map(|g| g.subject().clone()),
                 (None, false) => profiles::load(&profile).and_then(|file| {
                     gate::bridged(
                         &command,

@@ -9,30 +9,7 @@ use memory_conformance::benchmark::{BenchmarkRun, Comparison, by_kind_table, ove
 use memory_conformance::conformance::{Gate, Subject};
 use serde::Serialize;
 
-use crate::backends::bundled;
-
-/// The backend of a bundled gate, by name; `Err` names the bundled backends, or says why the
-/// backend cannot run here.
-pub fn bundled_gate(name: &str) -> Result<Gate, String> {
-    let gates = bundled();
-    let known: Vec<String> = gates
-        .iter()
-        .map(|g| g.subject().backend().to_owned())
-        .collect();
-    let gate = gates
-        .into_iter()
-        .find(|g| g.subject().backend() == name)
-        .ok_or_else(|| {
-            format!(
-                "no bundled backend is called {name:?}; the bundled backends are: {}",
-                known.join(", ")
-            )
-        })?;
-    match gate.unavailable_reason() {
-        Some(why) => Err(format!("backend {name:?} cannot run here: {why}")),
-        None => Ok(gate),
-    }
-}
+use crate::backends::bundled_gate;
 
 /// Runs the benchmark against `subject`'s backend, on a fresh store.
 pub fn run_benchmark(subject: Subject) -> Result<BenchmarkRun, String> {

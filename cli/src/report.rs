@@ -14,7 +14,7 @@ use memory_conformance::probe::{self, Difference, Observation};
 use memory_conformance::profile::Profile;
 use serde::Serialize;
 
-use crate::backends::bundled;
+use crate::backends::bundled_among;
 
 /// What the command line asked for.
 pub struct Options {
@@ -168,22 +168,7 @@ impl Report {
 /// Runs the report over the bundled backends and writes it; exit 1 when a gate is red, or
 /// when a backend did not run and `require_all` is set.
 pub fn run(options: Options) -> Result<ExitCode, String> {
-    let mut chosen = bundled();
-    if !options.backends.is_empty() {
-        let known: Vec<String> = chosen
-            .iter()
-            .map(|g| g.subject().backend().to_owned())
-            .collect();
-        for wanted in &options.backends {
-            if !known.contains(wanted) {
-                return Err(format!(
-                    "no bundled backend is called {wanted:?}; the bundled backends are: {}",
-                    known.join(", ")
-                ));
-            }
-        }
-        chosen.retain(|g| options.backends.iter().any(|w| w == g.subject().backend()));
-    }
+    let chosen = bundled_among(&options.backends)?;
     let report = Report::of(chosen.clone(), &options);
     let text = if options.json {
         report.to_json()?

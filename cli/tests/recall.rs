@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Output};
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use memory_conformance_cli::recall::bundled_gate;
+use memory_conformance_cli::backends::bundled_gate;
 
 const REQUIRE_ALL: &str = "MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS";
 

@@ -179,23 +179,8 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
         return;
     }
     for (id, verdict) in verdicts {
-        match verdict {
-            Verdict::KnownViolationShown { violation, .. } if violation.is_intermittent() => {
-                println!(
-                    "  intermittent     {id} (shown in this run): {}",
-                    violation.reason()
-                );
-            }
-            Verdict::KnownViolationNotShown { violation, .. } => {
-                println!(
-                    "  intermittent     {id} (not shown in this run): {}",
-                    violation.reason()
-                );
-            }
-            Verdict::KnownViolationShown { violation, .. } => {
-                println!("  known violation  {id}: {}", violation.reason());
-            }
-            _ => {}
+        if let Some(note) = verdict.known_violation_note() {
+            println!("  {id}: {note}");
         }
     }
     for (clause, reason) in super::departures(subject.profile()) {

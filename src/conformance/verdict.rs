@@ -82,6 +82,23 @@ impl Verdict {
         }
     }
 
+    /// For a rule whose known violation let the gate pass, how it came out, in one line:
+    /// `known violation: REASON`, or `intermittent violation, shown in this run: REASON` (or
+    /// `not shown`) for an [intermittent](KnownViolation::is_intermittent) one.
+    pub fn known_violation_note(&self) -> Option<String> {
+        let (what, violation) = match self {
+            Self::KnownViolationShown { violation, .. } if violation.is_intermittent() => {
+                ("intermittent violation, shown in this run", violation)
+            }
+            Self::KnownViolationNotShown { violation, .. } => {
+                ("intermittent violation, not shown in this run", violation)
+            }
+            Self::KnownViolationShown { violation, .. } => ("known violation", violation),
+            _ => return None,
+        };
+        Some(format!("{what}: {}", violation.reason()))
+    }
+
     /// The failure, when the rule failed (as declared or not).
     pub fn failure(&self) -> Option<&RuleFailure> {
         match self {
