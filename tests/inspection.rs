@@ -4,8 +4,8 @@ mod support;
 
 use std::sync::Arc;
 
+use memory_conformance::inspect::{Conclusion, InspectingMemoryService};
 use memory_conformance::inspect::{Evidence, KeyDifference, PlaceKind, read_log};
-use memory_conformance::inspect::{InspectingMemoryService, Verdict};
 use memory_conformance::profile::Profile;
 use memory_conformance::sessions::read_sessions;
 use memory_conformance::{
@@ -52,7 +52,7 @@ fn explain_tokens_names_the_offending_character() {
 async fn check_1_nothing_written() {
     let memory = InspectingMemoryService::new(InMemoryMemoryService::new());
     let diagnosis = memory.diagnose("support", "u-42", "coffee");
-    assert_eq!(diagnosis.verdict(), Verdict::NothingWritten);
+    assert_eq!(diagnosis.conclusion(), Conclusion::NothingWritten);
     assert_eq!(diagnosis.written.sessions, 0);
     assert!(
         diagnosis
@@ -92,8 +92,8 @@ fn check_1_a_failed_write_does_not_count() {
         "{logs}"
     );
     assert_eq!(
-        memory.diagnose("support", "u-42", "coffee").verdict(),
-        Verdict::NothingWritten
+        memory.diagnose("support", "u-42", "coffee").conclusion(),
+        Conclusion::NothingWritten
     );
 }
 
@@ -115,7 +115,7 @@ async fn check_2_wrong_key_lists_the_near_misses(
         memory.add_session_to_memory(&session).await.unwrap();
     }
     let diagnosis = memory.diagnose(searched.0, searched.1, "coffee");
-    assert_eq!(diagnosis.verdict(), Verdict::WrongKey);
+    assert_eq!(diagnosis.conclusion(), Conclusion::WrongKey);
     assert_eq!(
         diagnosis.right_key.near_misses.len(),
         1,
@@ -136,11 +136,11 @@ async fn check_3_every_token_dead() {
         .with_event(Event::text("user", "Order 4417 shipped"));
     memory.add_session_to_memory(&session).await.unwrap();
     let diagnosis = memory.diagnose("support", "u-42", "4417? #4417");
-    assert_eq!(diagnosis.verdict(), Verdict::QueryCannotMatch);
+    assert_eq!(diagnosis.conclusion(), Conclusion::QueryCannotMatch);
     assert_eq!(diagnosis.match_rules.dead().count(), 2);
     assert_eq!(
-        memory.diagnose("support", "u-42", "  ").verdict(),
-        Verdict::QueryCannotMatch
+        memory.diagnose("support", "u-42", "  ").conclusion(),
+        Conclusion::QueryCannotMatch
     );
 }
 
@@ -156,7 +156,7 @@ async fn check_4_counts_events_without_text() {
         .with_event(Event::without_content("user"));
     memory.add_session_to_memory(&session).await.unwrap();
     let diagnosis = memory.diagnose("support", "u-42", "delivered");
-    assert_eq!(diagnosis.verdict(), Verdict::NoIndexedText);
+    assert_eq!(diagnosis.conclusion(), Conclusion::NoIndexedText);
     assert_eq!(
         (
             diagnosis.indexed_text.events,
@@ -169,7 +169,7 @@ async fn check_4_counts_events_without_text() {
         .with_event(Event::text("user", "My coffee is a flat white."));
     memory.add_session_to_memory(&session).await.unwrap();
     let diagnosis = memory.diagnose("support", "u-42", "delivered");
-    assert_eq!(diagnosis.verdict(), Verdict::ChecksPass);
+    assert_eq!(diagnosis.conclusion(), Conclusion::ChecksPass);
     assert_eq!(
         (
             diagnosis.indexed_text.events,
@@ -396,7 +396,7 @@ async fn the_decorator_explains_under_the_profile_of_what_it_wraps() {
         memory.add_session_to_memory(&session).await.unwrap();
     }
     let under_reference = reference.diagnose("support", "u-42", "coffee?");
-    assert_eq!(under_reference.verdict(), Verdict::QueryCannotMatch);
+    assert_eq!(under_reference.conclusion(), Conclusion::QueryCannotMatch);
     let under_python = python.diagnose("support", "u-42", "coffee?");
     assert_eq!(under_python.match_rules.dead().count(), 0, "{under_python}");
     assert_eq!(under_python.profile, "adk-python");
@@ -429,8 +429,8 @@ async fn check_4_plus_check_3_from_counts_once_the_search_missed() {
     memory.add_session_to_memory(&monday("u-42")).await.unwrap();
     let query = "Where's order 4417?";
     assert_eq!(
-        memory.diagnose("support", "u-42", query).verdict(),
-        Verdict::ChecksPass,
+        memory.diagnose("support", "u-42", query).conclusion(),
+        Conclusion::ChecksPass,
         "before any search, counts cannot tell"
     );
     let found = memory
@@ -441,8 +441,8 @@ async fn check_4_plus_check_3_from_counts_once_the_search_missed() {
     let diagnosis = memory.diagnose("support", "u-42", query);
     assert_eq!(diagnosis.hits, Some(0));
     assert_eq!(
-        diagnosis.verdict(),
-        Verdict::NotIndexedAndCannotMatch,
+        diagnosis.conclusion(),
+        Conclusion::NotIndexedAndCannotMatch,
         "{diagnosis}"
     );
     assert!(
@@ -456,8 +456,8 @@ async fn check_4_plus_check_3_from_counts_once_the_search_missed() {
         .unwrap();
     assert_eq!(found.memories.len(), 1);
     assert_eq!(
-        memory.diagnose("support", "u-42", "coffee").verdict(),
-        Verdict::Found
+        memory.diagnose("support", "u-42", "coffee").conclusion(),
+        Conclusion::Found
     );
 }
 
@@ -480,7 +480,7 @@ async fn with_content_logging_check_4_says_where_each_word_is() {
     let memory = InspectingMemoryService::new(InMemoryMemoryService::new()).log_content(true);
     memory.add_session_to_memory(&monday("u-42")).await.unwrap();
     let diagnosis = memory.diagnose("support", "u-42", "Where's order 4417?");
-    assert_eq!(diagnosis.verdict(), Verdict::NotIndexedAndCannotMatch);
+    assert_eq!(diagnosis.conclusion(), Conclusion::NotIndexedAndCannotMatch);
     assert_eq!(diagnosis.hits, Some(0));
     let content = diagnosis
         .indexed_text
@@ -513,7 +513,7 @@ async fn with_content_logging_check_4_says_where_each_word_is() {
     );
 
     let state = memory.diagnose("support", "u-42", "gold");
-    assert_eq!(state.verdict(), Verdict::NotIndexed, "{state}");
+    assert_eq!(state.conclusion(), Conclusion::NotIndexed, "{state}");
     assert!(
         state.to_string().contains(
             r#""gold": in session state (session "monday", key "loyalty_tier"): not indexed"#
@@ -535,7 +535,7 @@ fn the_decorators_log_lines_read_back_into_a_diagnosis() {
             .await
             .unwrap();
     });
-    let read = read_log(&logs).unwrap();
+    let read = read_log(&logs);
     assert_eq!(read.records, 3, "write, search, query: {logs}");
     let search = read.evidence.searches().last().unwrap();
     assert_eq!(
@@ -543,7 +543,7 @@ fn the_decorators_log_lines_read_back_into_a_diagnosis() {
         (Some(2), Some(1), Some(0))
     );
     let diagnosis = read.evidence.diagnose_search(search, &Profile::reference());
-    assert_eq!(diagnosis.verdict(), Verdict::WrongKey, "{diagnosis}");
+    assert_eq!(diagnosis.conclusion(), Conclusion::WrongKey, "{diagnosis}");
     assert_eq!(diagnosis.right_key.near_misses[0].key.user_id, "42");
 }
 
@@ -558,26 +558,30 @@ fn logged_content_is_never_read_back() {
             .unwrap();
     });
     assert!(logs.contains("texts=["), "{logs}");
-    let read = read_log(&logs).unwrap();
+    let read = read_log(&logs);
     let search = read.evidence.searches().last().unwrap();
     assert_eq!(search.query.as_deref(), Some("Where's order 4417?"));
     let diagnosis = read.evidence.diagnose_search(search, &Profile::reference());
     assert_eq!(
-        diagnosis.verdict(),
-        Verdict::NotIndexedAndCannotMatch,
+        diagnosis.conclusion(),
+        Conclusion::NotIndexedAndCannotMatch,
         "{diagnosis}"
     );
     assert!(!diagnosis.to_string().contains("favourite"), "{diagnosis}");
 }
 
 #[test]
-fn a_broken_memory_line_names_its_line() {
-    let err = read_log("boot\nmemory.write key=support/42 session=s events=many\n").unwrap_err();
+fn a_broken_memory_line_is_skipped_and_named_by_its_line() {
+    let read = read_log("boot\nmemory.write key=support/42 session=s events=many\n");
+    assert_eq!((read.records, read.skipped), (0, 1));
+    let err = read.first_skipped.expect("the skipped line says why");
     assert_eq!(
         err.to_string(),
         "line 2: memory.write: `events` is not a count"
     );
-    let err = read_log("memory.search key=nokey tokens=1 hits=0\n").unwrap_err();
+    let err = read_log("memory.search key=nokey tokens=1 hits=0\n")
+        .first_skipped
+        .expect("the skipped line says why");
     assert_eq!(err.line(), 1);
     assert!(err.to_string().contains("has no `/`"), "{err}");
 }
@@ -611,7 +615,7 @@ proptest! {
         });
         prop_assert_eq!(logs.lines().count(), 4, "write, search, search again and query: {}", logs);
         // Reading those lines back and diagnosing from them shows no content either.
-        let read = read_log(&logs).unwrap();
+        let read = read_log(&logs);
         let diagnosis = read.evidence.diagnose_search(read.evidence.searches().last().unwrap(), &Profile::reference());
         let shown = format!("{diagnosis}{}", serde_json::to_string(&diagnosis).unwrap()).to_lowercase();
         for word in stored.iter().chain(&query_words) {

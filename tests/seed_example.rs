@@ -4,7 +4,7 @@
 
 mod support;
 
-use memory_conformance::inspect::Verdict;
+use memory_conformance::inspect::Conclusion;
 use memory_conformance::inspect::{Evidence, read_log};
 use memory_conformance::profile::Profile;
 use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Part, Session, explain};
@@ -174,21 +174,24 @@ fn the_guides_verdict_on_every_step_from_the_sessions() {
     let step_3 = before.diagnose("support", "u-42", "coffee preference?", &reference);
     assert_eq!(step_3.hits, Some(0));
     assert!(step_3.match_rules.any_live());
-    assert_eq!(step_3.verdict(), Verdict::WrongKey);
+    assert_eq!(step_3.conclusion(), Conclusion::WrongKey);
     assert_eq!(step_3.right_key.near_misses[0].key.user_id, "42");
     // Step 4: after the fix the coffee is found; the order number is check 4 plus check 3.
     let after = Evidence::from_sessions([monday("u-42")]);
     let found = after.diagnose("support", "u-42", "coffee preference?", &reference);
-    assert_eq!((found.hits, found.verdict()), (Some(1), Verdict::Found));
+    assert_eq!(
+        (found.hits, found.conclusion()),
+        (Some(1), Conclusion::Found)
+    );
     let order = after.diagnose("support", "u-42", "Where's order 4417?", &reference);
     assert_eq!(
-        order.verdict(),
-        Verdict::NotIndexedAndCannotMatch,
+        order.conclusion(),
+        Conclusion::NotIndexedAndCannotMatch,
         "{order}"
     );
     assert!(
         order
-            .verdict()
+            .conclusion()
             .to_string()
             .starts_with("check 4 plus check 3")
     );
@@ -202,8 +205,7 @@ fn the_guides_verdict_on_every_step_from_its_log_lines() {
         "memory.write key=support/42 session=monday events=2 textEvents=1\n\
          memory.query q=coffee preference? dead=[preference?]\n\
          memory.search key=support/u-42 tokens=2 hits=0 ms=3\n",
-    )
-    .unwrap();
+    );
     let search = steps_1_to_3.evidence.searches().last().unwrap();
     assert_eq!(
         search.dead_tokens.as_deref(),
@@ -212,8 +214,8 @@ fn the_guides_verdict_on_every_step_from_its_log_lines() {
     let diagnosis = steps_1_to_3.evidence.diagnose_search(search, &reference);
     assert!(diagnosis.match_rules.any_live(), "step 1: coffee can match");
     assert_eq!(
-        diagnosis.verdict(),
-        Verdict::WrongKey,
+        diagnosis.conclusion(),
+        Conclusion::WrongKey,
         "step 3: {diagnosis}"
     );
 
@@ -223,8 +225,7 @@ fn the_guides_verdict_on_every_step_from_its_log_lines() {
          memory.search key=support/u-42 tokens=2 hits=1 ms=2\n\
          memory.query q=Where's order 4417? dead=[where's, 4417?]\n\
          memory.search key=support/u-42 tokens=3 hits=0 ms=1\n",
-    )
-    .unwrap();
+    );
     let [coffee, order] = step_4.evidence.searches() else {
         panic!("two searches")
     };
@@ -232,13 +233,13 @@ fn the_guides_verdict_on_every_step_from_its_log_lines() {
         step_4
             .evidence
             .diagnose_search(coffee, &reference)
-            .verdict(),
-        Verdict::Found
+            .conclusion(),
+        Conclusion::Found
     );
     let diagnosis = step_4.evidence.diagnose_search(order, &reference);
     assert_eq!(
-        diagnosis.verdict(),
-        Verdict::NotIndexedAndCannotMatch,
+        diagnosis.conclusion(),
+        Conclusion::NotIndexedAndCannotMatch,
         "{diagnosis}"
     );
 }

@@ -208,10 +208,15 @@ enum Command {
     /// Session files may be in any ADK format (the kit's JSON, ADK Python's pydantic dumps
     /// with or without aliases, ADK JS, ADK Java, ADK-Rust), detected automatically; `-` reads
     /// standard input. Log lines may be the kit's tracing output (plain or JSON) or the
-    /// debugging guide's decorator lines. Stored content is never printed unless
-    /// --show-content is given.
+    /// debugging guide's decorator and plugin lines. Without --query, the last search the
+    /// application made that found nothing is diagnosed: a memory.search log line, or a
+    /// load_memory call and its response recorded in a stored conversation. Sessions do not
+    /// record what was written to memory: from them alone checks 1 and 2 are not known. The
+    /// match rules are those of the backend the sources were detected as, unless --profile is
+    /// given. Stored content is never printed unless --show-content is given.
     ///
-    /// Exit status: 0 when nothing wrong is found, 1 when a check fails, 2 on bad input.
+    /// Exit status: 0 when nothing wrong is found, 1 when a check fails or no search was made,
+    /// 2 on bad input or nothing to judge.
     #[command(
         after_help = "Examples:\n  memory-conformance diagnose --session monday.json --app support --user u-42 --query \"coffee preference?\"\n  memory-conformance diagnose --database sessions.db --app support --user u-42 --query \"Where's order 4417?\"\n  memory-conformance diagnose --log app.log --format json"
     )]
@@ -237,9 +242,11 @@ enum Command {
         /// The query.
         #[arg(long, value_name = "QUERY")]
         query: Option<String>,
-        /// Explain the query under this profile's rules (see `explain --help`).
-        #[arg(long, value_name = "NAME", default_value = "reference")]
-        profile: String,
+        /// Explain the query under this profile's rules (see `explain --help`); by default the
+        /// profile of the backend the sources were detected as (ADK Python's for its session
+        /// files and databases, ADK JS's for its files, the reference's for logs).
+        #[arg(long, value_name = "NAME")]
+        profile: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         format: OutputFormat,
@@ -499,19 +506,23 @@ fn main() -> ExitCode {
             profile,
             format,
             show_content,
-        } => profiles::by_name(&profile).and_then(|profile| {
-            diagnose::run(diagnose::Options {
-                sessions,
-                databases,
-                logs,
-                app,
-                user,
-                query,
-                profile,
-                json: matches!(format, OutputFormat::Json),
-                show_content,
-            })
-        }),
+        } => profile
+            .as_deref()
+            .map(profiles::by_name)
+            .transpose()
+            .and_then(|profile| {
+                diagnose::run(diagnose::Options {
+                    sessions,
+                    databases,
+                    logs,
+                    app,
+                    user,
+                    query,
+                    profile,
+                    json: matches!(format, OutputFormat::Json),
+                    show_content,
+                })
+            }),
     };
     result.unwrap_or_else(|error| {
         eprintln!("memory-conformance: {error}");

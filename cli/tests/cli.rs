@@ -80,10 +80,17 @@ fn diagnose_walks_the_four_checks_from_session_files() {
         "{stdout}"
     );
     assert!(
-        stdout.contains(r#"near miss: "support"/"42" (prefix on a numeric id), 1 session"#),
+        stdout.contains(
+            r#"sessions are stored under a near key: "support"/"42" (prefix on a numeric id), 1 session"#
+        ),
         "{stdout}"
     );
-    assert!(stdout.contains("verdict: check 2 fails"), "{stdout}");
+    assert!(
+        stdout.contains("1. written?          not known from sessions"),
+        "{stdout}"
+    );
+    // The query alone settles check 3.
+    assert!(stdout.contains("verdict: check 3 fails"), "{stdout}");
 }
 
 #[test]
@@ -103,11 +110,19 @@ fn diagnose_reads_an_array_of_sessions() {
         "--query",
         "coffee",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The coffee is stored in text under the key; whether it was written to memory, sessions
+    // cannot say.
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("loaded 2 sessions from 1 file"), "{stdout}");
-    assert!(stdout.contains(r#"for "coffee": 1 hit"#), "{stdout}");
-    assert!(stdout.contains("verdict: nothing wrong found"), "{stdout}");
+    assert!(
+        stdout.contains(r#""coffee": in text (session "monday", event "e-1"): indexed"#),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("verdict: checks 1 and 2 are not known from sessions"),
+        "{stdout}"
+    );
 }
 
 fn assert_clean_error(out: &Output, expected: &[&str]) {
@@ -211,5 +226,83 @@ fn help_reads_well() {
     let stdout = text(&out.stdout);
     for command in ["report", "explain", "diagnose"] {
         assert!(stdout.contains(command), "{stdout}");
+    }
+}
+
+#[test]
+fn diagnose_with_nothing_to_judge_says_so() {
+    let empty = temp_file("none.json", "[]");
+    let out = run(&["diagnose", "--session", empty.to_str().unwrap()]);
+    assert_clean_error(&out, &["nothing to judge: the sources hold no session"]);
+    // What list_sessions returns: sessions without their events.
+    let listed = temp_file(
+        "listed.json",
+        r#"{"sessions": [{"id": "monday", "appName": "support", "userId": "u-42", "state": {}, "events": [], "lastUpdateTime": 1767225601.2}]}"#,
+    );
+    let out = run(&[
+        "diagnose",
+        "--session",
+        listed.to_str().unwrap(),
+        "--app",
+        "support",
+        "--user",
+        "u-42",
+        "--query",
+        "coffee",
+    ]);
+    assert_clean_error(
+        &out,
+        &["nothing to judge: 1 session but none holds an event"],
+    );
+}
+
+#[test]
+fn diagnose_without_any_search_says_none_was_made() {
+    let file = temp_file("monday-only.json", MONDAY);
+    let out = run(&["diagnose", "--session", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("verdict: no memory search: the agent has no load_memory tool, or the model never called it"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn diagnose_reads_a_log_with_a_bom_utf16_or_a_bad_byte_and_says_so() {
+    let lines = "memory.write key=support/42 session=monday events=2 textEvents=1\n\
+                 memory.query q=coffee preference? dead=[preference?]\n\
+                 memory.search key=support/u-42 tokens=2 hits=0 ms=3\n";
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend(lines.as_bytes());
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(lines.encode_utf16().flat_map(u16::to_le_bytes));
+    let mut bad = lines.as_bytes().to_vec();
+    bad.splice(0..0, b"boot \xFF\n".iter().copied());
+    for (name, bytes, note) in [
+        ("bom.log", bom, None),
+        ("utf16.log", utf16, Some("read as UTF-16 little-endian")),
+        ("bad.log", bad, Some("read as UTF-8 with invalid bytes")),
+    ] {
+        let path = std::env::temp_dir().join(format!(
+            "memory-conformance-cli-{}-{name}",
+            std::process::id()
+        ));
+        std::fs::write(&path, bytes).unwrap();
+        let out = run(&["diagnose", "--log", path.to_str().unwrap()]);
+        let stdout = text(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{name}: {stdout}{}",
+            text(&out.stderr)
+        );
+        assert!(
+            stdout.contains("verdict: check 2 fails"),
+            "{name}: {stdout}"
+        );
+        if let Some(note) = note {
+            assert!(stdout.contains(note), "{name}: {stdout}");
+        }
     }
 }

@@ -164,7 +164,7 @@ fn detected(name: &'static str, format: &'static str) -> impl Fn(&Path) -> Resul
         if out["sources"][0]["skipped_parts"] != 0 {
             return Err(format!("{name}: parts skipped: {out:#}").into());
         }
-        if out["verdict"] != "Found" {
+        if out["verdict"] != "WriteNotKnown" {
             return Err(format!("{name}: {out:#}").into());
         }
         Ok(())

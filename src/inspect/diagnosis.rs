@@ -4,15 +4,15 @@ use serde::Serialize;
 
 use crate::{MemoryKey, TokenExplanation};
 
-use super::KeyDifference;
 use super::content::{ContentCheck, PlaceKind, TokenFinding};
+use super::{KeyDifference, SearchSource};
 
 /// The answer of [`InspectingMemoryService::diagnose`](super::InspectingMemoryService::diagnose)
 /// and [`Evidence::diagnose`](super::Evidence::diagnose): the seed's four checks for one
 /// search, in order, from what was seen (keys and counts, and content where it is available)
 /// and the query, under a profile's match rules.
 ///
-/// [`Diagnosis::verdict`] names the failing checks; `Display` reads like a debugging
+/// [`Diagnosis::conclusion`] names the failing checks; `Display` reads like a debugging
 /// walk-through. Neither ever holds stored content, except the excerpts of check 4 when they
 /// were asked for ([`Evidence::show_content`](super::Evidence::show_content)).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -25,9 +25,14 @@ pub struct Diagnosis {
     pub query: Option<String>,
     /// The name of the profile whose match rules the query was explained under.
     pub profile: String,
-    /// The entries the search returns, when known: logged, or computed from the content
-    /// under the profile's rules.
+    /// The entries the search returns, when known: logged, recorded in the conversation that
+    /// made it, or computed from the content written to memory under the profile's rules.
     pub hits: Option<usize>,
+    /// Where the search was seen.
+    pub search: SearchSource,
+    /// The stored session whose conversation made the search (its text is never counted as
+    /// what the search could find).
+    pub searching_session: Option<String>,
     /// Check 1: was anything written at all?
     pub written: Written,
     /// Check 2: was it written under this key?
@@ -38,10 +43,13 @@ pub struct Diagnosis {
     pub indexed_text: IndexedText,
 }
 
-/// Check 1: every successful write the decorator saw, under any key.
+/// Check 1: every successful write the decorator (or its log) saw, under any key.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Written {
+    /// Whether writes are known at all: a session store does not record what was written to
+    /// memory, so from sessions alone checks 1 and 2 are not known.
+    pub known: bool,
     /// Distinct keys written under.
     pub keys: usize,
     /// Distinct sessions written.
@@ -50,7 +58,8 @@ pub struct Written {
     pub events: usize,
 }
 
-/// Check 2: the sessions under the searched key, and written keys that nearly equal it.
+/// Check 2: the sessions under the searched key, and written keys that nearly equal it (when
+/// writes are not known: the keys sessions are stored under that nearly equal it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct RightKey {
@@ -137,18 +146,28 @@ pub struct IndexedText {
     pub content: Option<ContentCheck>,
 }
 
-/// The first check that fails, or that all four pass.
+/// The first check that fails, or that all four pass: what a diagnosis concludes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub enum Verdict {
+pub enum Conclusion {
+    /// No memory search was made: the agent has no `load_memory` tool, or the model never
+    /// called it.
+    NoSearch,
     /// Check 1: nothing was ever written through this service.
     NothingWritten,
     /// Check 2: nothing was written under the searched key.
     WrongKey,
+    /// Checks 1 and 2 are not known (sessions alone do not say what was written to memory),
+    /// and checks 3 and 4 do not explain the miss: memory was never written, or written under
+    /// another key.
+    WriteNotKnown,
     /// Check 3: no token of the query can match (blank query, or every token dead).
     QueryCannotMatch,
     /// Check 4: nothing written under the key carries text.
     NoIndexedText,
+    /// Check 4 from counts only: some events under the key carry no text, and the query's
+    /// words may be only in them; the sessions themselves would tell.
+    PerhapsNotIndexed,
     /// Check 4: the query's words are stored only where the index does not read (tool calls
     /// and responses, inline data, session state).
     NotIndexed,
@@ -162,7 +181,7 @@ pub enum Verdict {
     Found,
 }
 
-impl Verdict {
+impl Conclusion {
     /// Whether nothing wrong was found ([`ChecksPass`](Self::ChecksPass) or
     /// [`Found`](Self::Found)).
     pub fn nothing_wrong(self) -> bool {
@@ -171,22 +190,31 @@ impl Verdict {
 }
 
 impl Diagnosis {
-    /// The failing checks, in the seed's order (1, 2, then 3 and 4 together).
-    pub fn verdict(&self) -> Verdict {
-        if self.written.sessions == 0 {
-            return Verdict::NothingWritten;
+    /// The failing checks, in the seed's order (1, 2, then 3 and 4 together); checks 1 and 2
+    /// only from memory-write evidence.
+    pub fn conclusion(&self) -> Conclusion {
+        let known = self.written.known;
+        if known && self.written.sessions == 0 {
+            return Conclusion::NothingWritten;
         }
-        if self.right_key.sessions == 0 {
-            return Verdict::WrongKey;
+        if known && self.right_key.sessions == 0 {
+            return Conclusion::WrongKey;
         }
         if self.hits.is_some_and(|hits| hits > 0) {
-            return Verdict::Found;
+            return Conclusion::Found;
         }
         let IndexedText {
             events,
             events_without_text,
             content,
         } = &self.indexed_text;
+        if !known && *events == 0 {
+            return if self.match_rules.any_live() {
+                Conclusion::WriteNotKnown
+            } else {
+                Conclusion::QueryCannotMatch
+            };
+        }
         let no_text = events == events_without_text;
         let (cannot_match, not_indexed) = match content {
             Some(content) => (
@@ -206,19 +234,37 @@ impl Diagnosis {
             }
         };
         match (cannot_match, not_indexed) {
-            (true, true) => Verdict::NotIndexedAndCannotMatch,
-            (true, false) => Verdict::QueryCannotMatch,
-            (false, true) if content.is_none() => Verdict::NoIndexedText,
-            (false, true) => Verdict::NotIndexed,
-            (false, false) if no_text => Verdict::NoIndexedText,
-            (false, false) => Verdict::ChecksPass,
+            (true, true) => Conclusion::NotIndexedAndCannotMatch,
+            (true, false) => Conclusion::QueryCannotMatch,
+            (false, true) if content.is_none() && no_text => Conclusion::NoIndexedText,
+            (false, true) if content.is_none() => Conclusion::PerhapsNotIndexed,
+            (false, true) => Conclusion::NotIndexed,
+            (false, false) if no_text => Conclusion::NoIndexedText,
+            (false, false) if !known => Conclusion::WriteNotKnown,
+            (false, false) => Conclusion::ChecksPass,
         }
     }
 }
 
-impl fmt::Display for Verdict {
+impl fmt::Display for Conclusion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Self::NoSearch => {
+                "no memory search: the agent has no load_memory tool, or the model never \
+                 called it. Give the agent the tool; if it has it, the instruction or the \
+                 prompt needs work, not memory."
+            }
+            Self::WriteNotKnown => {
+                "checks 1 and 2 are not known from sessions: what was written to memory is not \
+                 in a session store, and checks 3 and 4 do not explain the miss, so memory was \
+                 never written or was written under another key. The decorator's memory.write \
+                 log lines (--log) or the memory store itself would tell which."
+            }
+            Self::PerhapsNotIndexed => {
+                "check 4 is not settled from counts: some events under this key carry no text, \
+                 and the query's words may be only in them. Diagnose with the sessions \
+                 themselves (--database or --session) to see where the words are."
+            }
             Self::NothingWritten => {
                 "check 1 fails: memory is never written. Nothing in the runner calls \
                  add_session_to_memory; call it when a session is worth remembering."
@@ -274,12 +320,59 @@ impl fmt::Display for Diagnosis {
         }
         writeln!(f)?;
 
+        if let Some(session) = &self.searching_session {
+            writeln!(
+                f,
+                "   the search recorded in session {session:?} under {}; its own conversation is not counted",
+                self.key
+            )?;
+        }
         let Written {
+            known,
             keys,
             sessions,
             events,
         } = &self.written;
-        if *sessions == 0 {
+        let found = self.hits.filter(|hits| *hits > 0);
+        if let (false, Some(hits)) = (known, found) {
+            writeln!(
+                f,
+                "1. {:<LABEL_WIDTH$}yes: the search returned {hits} {}",
+                "written?",
+                if hits == 1 { "entry" } else { "entries" }
+            )?;
+            writeln!(
+                f,
+                "2. {:<LABEL_WIDTH$}yes: they were written under {}",
+                "right key?", self.key
+            )?;
+        } else if !known {
+            writeln!(
+                f,
+                "1. {:<LABEL_WIDTH$}not known from sessions: what was written to memory is not in a session store",
+                "written?"
+            )?;
+            writeln!(
+                f,
+                "{pad}the decorator's memory.write log lines (--log) or the memory store itself would tell"
+            )?;
+            writeln!(
+                f,
+                "2. {:<LABEL_WIDTH$}not known from sessions",
+                "right key?"
+            )?;
+            for near in &self.right_key.near_misses {
+                let differences: Vec<String> =
+                    near.differences.iter().map(ToString::to_string).collect();
+                writeln!(
+                    f,
+                    "{pad}sessions are stored under a near key: {} ({}), {}",
+                    near.key,
+                    differences.join(", "),
+                    count(near.sessions, "session")
+                )?;
+            }
+        } else if *sessions == 0 {
             writeln!(
                 f,
                 "1. {:<LABEL_WIDTH$}NO: nothing was ever written through this service",
@@ -296,7 +389,9 @@ impl fmt::Display for Diagnosis {
             )?;
         }
 
-        if *sessions == 0 {
+        if !known {
+            // Said with check 1.
+        } else if *sessions == 0 {
             writeln!(f, "2. {:<LABEL_WIDTH$}not reached", "right key?")?;
         } else if self.right_key.sessions == 0 {
             writeln!(
@@ -330,7 +425,7 @@ impl fmt::Display for Diagnosis {
 
         self.fmt_match_rules(f, &pad)?;
         self.fmt_indexed_text(f, &pad)?;
-        write!(f, "verdict: {}", self.verdict())
+        write!(f, "verdict: {}", self.conclusion())
     }
 }
 
@@ -394,14 +489,24 @@ impl Diagnosis {
             events_without_text,
             content,
         } = &self.indexed_text;
-        if self.right_key.sessions == 0 {
+        if self.written.known && self.right_key.sessions == 0 {
             return writeln!(f, "4. {:<LABEL_WIDTH$}not reached", "indexed text?");
         }
+        if !self.written.known && *events == 0 {
+            return writeln!(
+                f,
+                "4. {:<LABEL_WIDTH$}not known: no session is stored under this key (the searching conversation left out)",
+                "indexed text?"
+            );
+        }
         let Some(content) = content else {
-            let answer = if self.verdict() == Verdict::NotIndexedAndCannotMatch
+            let conclusion = self.conclusion();
+            let answer = if conclusion == Conclusion::NotIndexedAndCannotMatch
                 || events == events_without_text
             {
                 "NO"
+            } else if conclusion == Conclusion::PerhapsNotIndexed {
+                "not settled"
             } else {
                 "yes"
             };
@@ -440,6 +545,12 @@ impl Diagnosis {
             events_without_text,
             count(*events, "event")
         )?;
+        if !self.written.known {
+            writeln!(
+                f,
+                "{pad}(from the sessions stored under this key, the searching conversation left out)"
+            )?;
+        }
         for token in &content.tokens {
             if token.places.is_empty() {
                 writeln!(f, "{pad}{:?}: not stored under this key", token.token)?;
@@ -520,11 +631,14 @@ mod tests {
 
     #[test]
     fn only_passing_checks_and_a_found_search_are_nothing_wrong() {
-        use Verdict::*;
+        use Conclusion::*;
         for verdict in [ChecksPass, Found] {
             assert!(verdict.nothing_wrong(), "{verdict:?}");
         }
         for verdict in [
+            NoSearch,
+            WriteNotKnown,
+            PerhapsNotIndexed,
             NothingWritten,
             WrongKey,
             QueryCannotMatch,
@@ -552,7 +666,10 @@ mod tests {
             query: Some(query.to_owned()),
             profile: "reference".to_owned(),
             hits,
+            search: SearchSource::Given,
+            searching_session: None,
             written: Written {
+                known: true,
                 keys: 1,
                 sessions: 1,
                 events,
@@ -602,7 +719,7 @@ mod tests {
     fn live_words_stored_in_indexed_text_pass_every_check() {
         let stored = finding("tea", false, vec![place(PlaceKind::Text, None, true)]);
         let diagnosis = diagnosis("tea", Some(0), 2, 0, Some(vec![stored]));
-        assert_eq!(diagnosis.verdict(), Verdict::ChecksPass);
+        assert_eq!(diagnosis.conclusion(), Conclusion::ChecksPass);
         assert!(
             check_4(&diagnosis)
                 .contains("yes: the query's words that are stored are in indexed text"),
@@ -614,7 +731,7 @@ mod tests {
     fn words_stored_nowhere_under_text_free_events_have_no_indexed_text() {
         let missing = finding("tea", false, Vec::new());
         let diagnosis = diagnosis("tea", Some(0), 2, 2, Some(vec![missing]));
-        assert_eq!(diagnosis.verdict(), Verdict::NoIndexedText);
+        assert_eq!(diagnosis.conclusion(), Conclusion::NoIndexedText);
         let line = check_4(&diagnosis);
         assert!(
             line.contains("NO: none of the query's words is stored under this key"),
@@ -631,7 +748,7 @@ mod tests {
     fn words_stored_nowhere_under_text_events_pass_the_checks() {
         let missing = finding("tea", false, Vec::new());
         let diagnosis = diagnosis("tea", Some(0), 2, 0, Some(vec![missing]));
-        assert_eq!(diagnosis.verdict(), Verdict::ChecksPass);
+        assert_eq!(diagnosis.conclusion(), Conclusion::ChecksPass);
         assert!(check_4(&diagnosis).contains("yes: none of the query's words"));
     }
 
@@ -643,7 +760,7 @@ mod tests {
             vec![place(PlaceKind::InlineData, Some("image/png"), false)],
         );
         let diagnosis = diagnosis("photo", Some(0), 2, 1, Some(vec![unindexed]));
-        assert_eq!(diagnosis.verdict(), Verdict::NotIndexed);
+        assert_eq!(diagnosis.conclusion(), Conclusion::NotIndexed);
         assert!(check_4(&diagnosis).contains("NO: some of the query's words are stored only"));
         let text = diagnosis.to_string();
         assert!(
@@ -662,7 +779,7 @@ mod tests {
     #[test]
     fn from_counts_a_missed_search_with_only_live_tokens_and_text_passes() {
         let diagnosis = diagnosis("tea", Some(0), 3, 0, None);
-        assert_eq!(diagnosis.verdict(), Verdict::ChecksPass);
+        assert_eq!(diagnosis.conclusion(), Conclusion::ChecksPass);
         let text = diagnosis.to_string();
         assert!(
             check_4(&diagnosis).contains("yes: 0 of 3 events under this key carry no text"),
@@ -674,9 +791,15 @@ mod tests {
     #[test]
     fn from_counts_text_free_events_under_a_missed_search_say_so() {
         let diagnosis = diagnosis("tea", Some(0), 3, 1, None);
-        assert_eq!(diagnosis.verdict(), Verdict::NoIndexedText);
+        // The counts cannot say the query's words are only in the text-free events, and the
+        // verdict never says more than its own check-4 line.
+        assert_eq!(diagnosis.conclusion(), Conclusion::PerhapsNotIndexed);
         let text = diagnosis.to_string();
-        assert!(check_4(&diagnosis).contains("yes: 1 of 3 events"), "{text}");
+        assert!(
+            check_4(&diagnosis).contains("not settled: 1 of 3 events"),
+            "{text}"
+        );
+        assert!(text.contains("verdict: check 4 is not settled"), "{text}");
         assert!(text.contains("from counts only"), "{text}");
         // Without a hit count there was no miss to explain.
         let unknown = self::diagnosis("tea", None, 3, 1, None).to_string();
@@ -686,14 +809,14 @@ mod tests {
     #[test]
     fn from_counts_only_text_free_events_read_no() {
         let diagnosis = diagnosis("tea", Some(0), 2, 2, None);
-        assert_eq!(diagnosis.verdict(), Verdict::NoIndexedText);
+        assert_eq!(diagnosis.conclusion(), Conclusion::NoIndexedText);
         assert!(check_4(&diagnosis).contains("NO: 2 of 2 events"));
     }
 
     #[test]
     fn from_counts_a_dead_token_over_text_free_events_reads_no_at_check_4() {
         let diagnosis = diagnosis("4417 order", Some(0), 3, 1, None);
-        assert_eq!(diagnosis.verdict(), Verdict::NotIndexedAndCannotMatch);
+        assert_eq!(diagnosis.conclusion(), Conclusion::NotIndexedAndCannotMatch);
         assert!(check_4(&diagnosis).contains("NO: 1 of 3 events"));
     }
 
@@ -708,9 +831,9 @@ mod tests {
         let live = || finding("tea", false, vec![place(PlaceKind::Text, None, true)]);
         let unstored = finding("coffee?", true, Vec::new());
         let diagnosis = diagnosis("tea coffee?", Some(0), 2, 0, Some(vec![live(), unstored]));
-        assert_eq!(diagnosis.verdict(), Verdict::ChecksPass);
+        assert_eq!(diagnosis.conclusion(), Conclusion::ChecksPass);
         let stored = finding("coffee?", true, vec![place(PlaceKind::Text, None, true)]);
         let diagnosis = self::diagnosis("tea coffee?", Some(0), 2, 0, Some(vec![live(), stored]));
-        assert_eq!(diagnosis.verdict(), Verdict::QueryCannotMatch);
+        assert_eq!(diagnosis.conclusion(), Conclusion::QueryCannotMatch);
     }
 }

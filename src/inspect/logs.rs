@@ -7,7 +7,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Evidence, SearchRecord};
+use super::{Evidence, SearchRecord, SearchSource};
 use crate::MemoryKey;
 
 /// The log formats [`read_log`] recognises, line by line.
@@ -48,6 +48,93 @@ pub struct LogRead {
     pub formats: Vec<LogFormat>,
     /// Lines that were memory records.
     pub records: usize,
+    /// Lines that named a memory record but could not be read: skipped, never fatal.
+    pub skipped: usize,
+    /// Why the first skipped line could not be read.
+    pub first_skipped: Option<LogError>,
+    /// `memory.query` lines no search could be matched to (by key, or as the only query
+    /// waiting when the line names no key).
+    pub unmatched_queries: usize,
+}
+
+/// How a log's bytes were decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum LogEncoding {
+    /// UTF-8, with or without a byte order mark.
+    Utf8,
+    /// UTF-8 with invalid bytes, each read as U+FFFD.
+    Utf8Lossy,
+    /// UTF-16, little-endian (from its byte order mark or its zero bytes).
+    Utf16Le,
+    /// UTF-16, big-endian.
+    Utf16Be,
+}
+
+impl fmt::Display for LogEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Utf8 => "UTF-8",
+            Self::Utf8Lossy => "UTF-8 with invalid bytes (read as U+FFFD)",
+            Self::Utf16Le => "UTF-16 little-endian",
+            Self::Utf16Be => "UTF-16 big-endian",
+        })
+    }
+}
+
+/// A log file's bytes as text: a UTF-8 byte order mark is dropped, UTF-16 is detected (by its
+/// byte order mark, or by zero bytes in every other place) and decoded, and invalid UTF-8 is
+/// read lossily; the encoding says which.
+///
+/// ```
+/// use memory_conformance::inspect::{LogEncoding, decode_log};
+/// assert_eq!(decode_log(b"\xEF\xBB\xBFmemory.write"), ("memory.write".to_owned(), LogEncoding::Utf8));
+/// assert_eq!(decode_log(b"a\xFFb").1, LogEncoding::Utf8Lossy);
+/// assert_eq!(decode_log(b"\xFF\xFEa\0b\0"), ("ab".to_owned(), LogEncoding::Utf16Le));
+/// ```
+pub fn decode_log(bytes: &[u8]) -> (String, LogEncoding) {
+    let utf16 = |body: &[u8], little: bool| {
+        let units = body.chunks_exact(2).map(|pair| {
+            let pair = [pair[0], pair[1]];
+            if little {
+                u16::from_le_bytes(pair)
+            } else {
+                u16::from_be_bytes(pair)
+            }
+        });
+        char::decode_utf16(units)
+            .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect::<String>()
+    };
+    if let Some(body) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        return lossy(body);
+    }
+    if let Some(body) = bytes.strip_prefix(b"\xFF\xFE") {
+        return (utf16(body, true), LogEncoding::Utf16Le);
+    }
+    if let Some(body) = bytes.strip_prefix(b"\xFE\xFF") {
+        return (utf16(body, false), LogEncoding::Utf16Be);
+    }
+    // Without a mark: ASCII text in UTF-16 has a zero byte in every other place.
+    let sample = &bytes[..bytes.len().min(512) & !1];
+    let zeros_at = |parity: usize| {
+        sample.len() >= 4 && sample.iter().skip(parity).step_by(2).all(|byte| *byte == 0)
+    };
+    if zeros_at(1) {
+        return (utf16(bytes, true), LogEncoding::Utf16Le);
+    }
+    if zeros_at(0) {
+        return (utf16(bytes, false), LogEncoding::Utf16Be);
+    }
+    lossy(bytes)
+}
+
+fn lossy(bytes: &[u8]) -> (String, LogEncoding) {
+    match String::from_utf8_lossy(bytes) {
+        std::borrow::Cow::Borrowed(text) => (text.to_owned(), LogEncoding::Utf8),
+        std::borrow::Cow::Owned(text) => (text, LogEncoding::Utf8Lossy),
+    }
 }
 
 /// A memory record line that could not be read.
@@ -73,116 +160,167 @@ impl fmt::Display for LogError {
 impl Error for LogError {}
 
 /// Reads the `memory.write`, `memory.search` and `memory.query` lines of a log, in any
-/// [`LogFormat`] (formats may mix); every other line is skipped. A write counts only its key,
-/// session and counts; a search its key, counts and hits; a `memory.query` line gives the next
-/// search (the guide's plugin logs before the tool runs) or the previous one (the kit's
-/// `load_memory` logs after it) its query and dead tokens. Content the kit logs under
-/// `log_content` (`texts=[...]`) is never read.
+/// [`LogFormat`] (formats may mix); every other line is skipped, and so is a line that names a
+/// record but cannot be read (counted in [`LogRead::skipped`], never fatal). A write counts
+/// only its key, session and counts; a search its key, counts and hits. A `memory.query` line
+/// (the guide's plugin logs it before the tool runs) gives its query and dead tokens to the
+/// next search under the key it names; a line that names no key, to the next search when it is
+/// the only query waiting (never by position among several). The kit's `load_memory` logs its
+/// line after the search, with the key: it completes the search before it. Content the kit
+/// logs under `log_content` (`texts=[...]`) is never read.
+///
+/// A log with `memory.write` or `memory.search` lines is the decorator's, which sees every
+/// write: no write line then means nothing was written. A log of `memory.query` lines alone
+/// does not say what was written.
 ///
 /// ```
-/// use memory_conformance::inspect::read_log;
-/// use memory_conformance::inspect::Verdict;
+/// use memory_conformance::inspect::{Conclusion, read_log};
 /// use memory_conformance::profile::Profile;
 /// let log = "memory.query q=coffee preference? dead=[preference?]\n\
 ///            memory.search key=support/u-42 tokens=2 hits=0 ms=3\n\
 ///            memory.write key=support/42 session=monday events=2 textEvents=1\n";
-/// let read = read_log(log).unwrap();
+/// let read = read_log(log);
 /// let search = read.evidence.searches().last().unwrap();
 /// assert_eq!(search.query.as_deref(), Some("coffee preference?"));
 /// let diagnosis = read.evidence.diagnose_search(search, &Profile::reference());
-/// assert_eq!(diagnosis.verdict(), Verdict::WrongKey);
+/// assert_eq!(diagnosis.conclusion(), Conclusion::WrongKey);
 /// ```
-///
-/// # Errors
-///
-/// When a line is a memory record but a field it needs is missing or malformed.
-pub fn read_log(text: &str) -> Result<LogRead, LogError> {
+pub fn read_log(text: &str) -> LogRead {
     let mut read = LogRead {
         evidence: Evidence::new(),
         formats: Vec::new(),
         records: 0,
+        skipped: 0,
+        first_skipped: None,
+        unmatched_queries: 0,
     };
-    let mut pending_query: Option<(Option<String>, Option<Vec<String>>)> = None;
+    let mut pending: Vec<PendingQuery> = Vec::new();
+    let mut decorator = false;
     for (index, line) in text.lines().enumerate() {
-        let at = |message: String| LogError {
-            line: index + 1,
-            message,
-        };
-        let Some((format, record)) = parse_line(line).map_err(at)? else {
-            continue;
-        };
-        read.records += 1;
-        if !read.formats.contains(&format) {
-            read.formats.push(format);
-        }
-        let field = |name: &str| {
-            record
-                .fields
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v)
-        };
-        let number = |names: &[&str]| -> Result<Option<usize>, LogError> {
-            for name in names {
-                if let Some(value) = field(name) {
-                    return value
-                        .trim()
-                        .parse::<usize>()
-                        .map(Some)
-                        .map_err(|_| at(format!("{}: `{name}` is not a count", record.name)));
-                }
-            }
-            Ok(None)
-        };
-        match record.name.as_str() {
-            "memory.write" => {
-                let key =
-                    key_of(field("key"), format).map_err(|m| at(format!("memory.write: {m}")))?;
-                let session = field("session").cloned().unwrap_or_default();
-                let events = number(&["events"])?
-                    .ok_or_else(|| at("memory.write: no `events` count".to_owned()))?;
-                let text_events = number(&["text_events", "textEvents"])?.unwrap_or(events);
-                read.evidence
-                    .record_write(key, session, events, text_events);
-            }
-            "memory.search" => {
-                let key =
-                    key_of(field("key"), format).map_err(|m| at(format!("memory.search: {m}")))?;
-                let mut search = SearchRecord::new(key);
-                search.tokens = number(&["tokens"])?;
-                search.dead = number(&["dead"])?;
-                search.hits = number(&["hits"])?;
-                search.query = field("query").cloned();
-                if let Some((query, dead)) = pending_query.take() {
-                    search.query = search.query.or(query);
-                    search.dead_tokens = dead;
-                }
-                read.evidence.record_search(search);
-            }
-            "memory.query" => {
-                let query = field("q").or_else(|| field("query")).cloned();
-                let dead = field("dead")
-                    .filter(|d| d.starts_with('['))
-                    .or_else(|| field("dead_tokens"))
-                    .map(|d| list(d));
-                // The kit's load_memory logs after its search, with the key: complete it.
-                let previous = read.evidence.searches_mut().last_mut().filter(|s| {
-                    format != LogFormat::Guide
-                        && field("key").is_some()
-                        && key_of(field("key"), format).ok().as_ref() == Some(&s.key)
+        match read_line(line, index, &mut read, &mut pending) {
+            Ok(wrote_or_searched) => decorator |= wrote_or_searched,
+            Err(message) => {
+                read.skipped += 1;
+                read.first_skipped.get_or_insert(LogError {
+                    line: index + 1,
+                    message,
                 });
-                match previous {
-                    Some(search) => {
-                        search.query = search.query.take().or(query);
-                        search.dead_tokens = search.dead_tokens.take().or(dead);
-                    }
-                    None => pending_query = Some((query, dead)),
-                }
             }
-            _ => {}
         }
     }
-    Ok(read)
+    read.unmatched_queries += pending.len();
+    if !decorator {
+        read.evidence = read.evidence.writes_unknown();
+    }
+    read
+}
+
+/// A `memory.query` line waiting for its search.
+struct PendingQuery {
+    key: Option<MemoryKey>,
+    query: Option<String>,
+    dead: Option<Vec<String>>,
+}
+
+/// Reads one line into `read`; whether it was a write or a search.
+fn read_line(
+    line: &str,
+    index: usize,
+    read: &mut LogRead,
+    pending: &mut Vec<PendingQuery>,
+) -> Result<bool, String> {
+    let _ = index;
+    let Some((format, record)) = parse_line(line)? else {
+        return Ok(false);
+    };
+    let field = |name: &str| {
+        record
+            .fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
+    };
+    let number = |names: &[&str]| -> Result<Option<usize>, String> {
+        for name in names {
+            if let Some(value) = field(name) {
+                return value
+                    .trim()
+                    .parse::<usize>()
+                    .map(Some)
+                    .map_err(|_| format!("{}: `{name}` is not a count", record.name));
+            }
+        }
+        Ok(None)
+    };
+    let counted = match record.name.as_str() {
+        "memory.write" => {
+            let key = key_of(field("key"), format).map_err(|m| format!("memory.write: {m}"))?;
+            let session = field("session").cloned().unwrap_or_default();
+            let events =
+                number(&["events"])?.ok_or_else(|| "memory.write: no `events` count".to_owned())?;
+            let text_events = number(&["text_events", "textEvents"])?.unwrap_or(events);
+            read.evidence
+                .record_write(key, session, events, text_events);
+            true
+        }
+        "memory.search" => {
+            let key = key_of(field("key"), format).map_err(|m| format!("memory.search: {m}"))?;
+            let mut search = SearchRecord::new(key);
+            search.source = SearchSource::Log;
+            search.tokens = number(&["tokens"])?;
+            search.dead = number(&["dead"])?;
+            search.hits = number(&["hits"])?;
+            search.query = field("query").cloned();
+            let same_key = pending
+                .iter()
+                .position(|p| p.key.as_ref() == Some(&search.key));
+            let keyless = || {
+                let mut waiting = pending.iter().enumerate().filter(|(_, p)| p.key.is_none());
+                match (waiting.next(), waiting.next()) {
+                    (Some((at, _)), None) => Some(at),
+                    _ => None,
+                }
+            };
+            if let Some(at) = same_key.or_else(keyless) {
+                let query = pending.remove(at);
+                search.query = search.query.or(query.query);
+                search.dead_tokens = query.dead;
+            }
+            read.evidence.record_search(search);
+            true
+        }
+        "memory.query" => {
+            let query = field("q").or_else(|| field("query")).cloned();
+            let dead = field("dead")
+                .filter(|d| d.starts_with('['))
+                .or_else(|| field("dead_tokens"))
+                .map(|d| list(d));
+            let key = match field("key") {
+                Some(_) => {
+                    Some(key_of(field("key"), format).map_err(|m| format!("memory.query: {m}"))?)
+                }
+                None => None,
+            };
+            // The kit's load_memory logs after its search, with the key: complete it.
+            let previous = read.evidence.searches_mut().last_mut().filter(|s| {
+                format != LogFormat::Guide && key.as_ref() == Some(&s.key) && s.query.is_none()
+            });
+            match previous {
+                Some(search) => {
+                    search.query = search.query.take().or(query);
+                    search.dead_tokens = search.dead_tokens.take().or(dead);
+                }
+                None => pending.push(PendingQuery { key, query, dead }),
+            }
+            false
+        }
+        _ => return Ok(false),
+    };
+    read.records += 1;
+    if !read.formats.contains(&format) {
+        read.formats.push(format);
+    }
+    Ok(counted)
 }
 
 struct Record {
@@ -217,7 +355,7 @@ fn parse_line(line: &str) -> Result<Option<(LogFormat, Record)>, String> {
         LogFormat::KitPlain
     };
     let fields = if name == "memory.query" && format == LogFormat::Guide {
-        guide_query_fields(rest)
+        guide_query_fields(rest)?
     } else {
         fields(rest)?
     };
@@ -247,18 +385,25 @@ fn find_name(line: &str, name: &str) -> Option<usize> {
 }
 
 /// The guide's `memory.query q=<query> dead=[<tokens>]`: the query may hold spaces.
-fn guide_query_fields(rest: &str) -> Vec<(String, String)> {
+/// Fields before `q=` (the key, the call and invocation ids) are read as fields.
+fn guide_query_fields(rest: &str) -> Result<Vec<(String, String)>, String> {
     let rest = rest.trim_start();
-    let Some(body) = rest.strip_prefix("q=") else {
-        return Vec::new();
+    let (before, body) = if let Some(body) = rest.strip_prefix("q=") {
+        ("", body)
+    } else if let Some(at) = rest.find(" q=") {
+        (&rest[..at], &rest[at + 3..])
+    } else {
+        return Ok(Vec::new());
     };
+    let mut out = fields(before)?;
     match body.rfind(" dead=[") {
-        Some(at) => vec![
-            ("q".to_owned(), body[..at].to_owned()),
-            ("dead".to_owned(), body[at + 6..].trim_end().to_owned()),
-        ],
-        None => vec![("q".to_owned(), body.trim_end().to_owned())],
+        Some(at) => {
+            out.push(("q".to_owned(), body[..at].to_owned()));
+            out.push(("dead".to_owned(), body[at + 6..].trim_end().to_owned()));
+        }
+        None => out.push(("q".to_owned(), body.trim_end().to_owned())),
     }
+    Ok(out)
 }
 
 fn json_record(object: &serde_json::Map<String, Value>) -> Option<(LogFormat, Record)> {
@@ -457,7 +602,16 @@ mod tests {
     use crate::profile::Profile;
 
     fn read(log: &str) -> LogRead {
-        read_log(log).unwrap_or_else(|err| panic!("{err}\nin:\n{log}"))
+        let read = read_log(log);
+        assert_eq!(read.first_skipped, None, "in:\n{log}");
+        read
+    }
+
+    /// Why the one unreadable line of `log` was skipped.
+    fn skipped(log: &str) -> LogError {
+        let read = read_log(log);
+        assert_eq!(read.skipped, 1, "{log}");
+        read.first_skipped.expect("a skipped line says why")
     }
 
     /// The only search `log` records.
@@ -503,20 +657,20 @@ mod tests {
     }
 
     #[test]
-    fn an_error_carries_the_line_it_is_on() {
-        let err = read_log("boot\nready\nmemory.write key=support/42 session=s\n").unwrap_err();
+    fn an_unreadable_line_is_skipped_and_counted_with_its_line_number() {
+        let err = skipped("boot\nready\nmemory.write key=support/42 session=s\n");
         assert_eq!(err.line(), 3);
         assert_eq!(err.to_string(), "line 3: memory.write: no `events` count");
-        let err = read_log("memory.search key=\"support\"/\"u-42 tokens=1").unwrap_err();
+        let err = skipped("memory.search key=\"support\"/\"u-42 tokens=1");
         assert_eq!(err.line(), 1);
         assert!(err.to_string().contains("not closed"), "{err}");
-        let err = read_log("memory.search tokens=1 hits=0").unwrap_err();
+        let err = skipped("memory.search tokens=1 hits=0");
         assert_eq!(err.to_string(), "line 1: memory.search: no `key`");
-        let err = read_log("memory.search key=\"support\"-\"u-42\" hits=0").unwrap_err();
+        let err = skipped("memory.search key=\"support\"-\"u-42\" hits=0");
         assert!(err.to_string().contains("\"support\" has no `/`"), "{err}");
-        let err = read_log("{\"message\":\"memory.search\",\"key\":\"\\\"a\\\"/b\"}").unwrap_err();
+        let err = skipped("{\"message\":\"memory.search\",\"key\":\"\\\"a\\\"/b\"}");
         assert!(err.to_string().contains("is not \"app\"/\"user\""), "{err}");
-        let err = read_log("memory.search key=support/u-42 hits=none").unwrap_err();
+        let err = skipped("memory.search key=support/u-42 hits=none");
         assert_eq!(
             err.to_string(),
             "line 1: memory.search: `hits` is not a count"
@@ -634,16 +788,88 @@ mod tests {
         assert_eq!(found.dead_tokens, Some(vec!["preference?".to_owned()]));
         assert_eq!((found.tokens, found.dead), (Some(2), Some(1)));
 
-        // Under another key, the query waits for the next search.
+        // Under another key, the query waits for a search under its own key.
+        let other = search_line.replace("u-42", "u-7");
         let log = self::read(&format!(
-            "{search_line}\n{}\n{search_line}\n",
+            "{search_line}\n{}\n{search_line}\n{other}\n",
             query_line("\"support\"/\"u-7\"")
         ));
-        let [first, second] = log.evidence.searches() else {
-            panic!("two searches: {:?}", log.evidence.searches());
+        let [first, second, third] = log.evidence.searches() else {
+            panic!("three searches: {:?}", log.evidence.searches());
         };
         assert_eq!((first.query.as_deref(), &first.dead_tokens), (None, &None));
-        assert_eq!(second.query.as_deref(), Some("coffee preference?"));
+        assert_eq!(second.query, None);
+        assert_eq!(third.query.as_deref(), Some("coffee preference?"));
+        assert_eq!(log.unmatched_queries, 0);
+    }
+
+    #[test]
+    fn interleaved_users_get_their_own_queries_by_key_never_by_position() {
+        let log = self::read(
+            "memory.query key=support/u-42 call=c-1 q=coffee preference? dead=[preference?]\n\
+             memory.query key=support/u-7 call=c-2 q=favourite coffee dead=[]\n\
+             memory.search key=support/u-7 tokens=2 hits=1 ms=0\n\
+             memory.search key=support/u-42 tokens=2 hits=0 ms=0\n",
+        );
+        let found: Vec<_> = log
+            .evidence
+            .searches()
+            .iter()
+            .map(|s| (s.key.user_id.as_str(), s.query.as_deref(), s.hits))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("u-7", Some("favourite coffee"), Some(1)),
+                ("u-42", Some("coffee preference?"), Some(0)),
+            ]
+        );
+        // Two queries without a key: which search is whose is not known, so neither is given.
+        let log = self::read(
+            "memory.query q=a\nmemory.query q=b\nmemory.search key=s/u hits=0\nmemory.search key=s/v hits=0\n",
+        );
+        assert!(log.evidence.searches().iter().all(|s| s.query.is_none()));
+        assert_eq!(log.unmatched_queries, 2);
+    }
+
+    #[test]
+    fn an_unreadable_line_among_good_ones_is_skipped_and_the_rest_read() {
+        let log = read_log(
+            "memory.write key=support/42 session=s events=2 textEvents=1\n\
+             an unrelated line that mentions memory.search in passing\n\
+             memory.search key=support/u-42 tokens=2 hits=0 ms=3\n",
+        );
+        assert_eq!((log.records, log.skipped), (2, 1));
+        assert_eq!(log.first_skipped.map(|e| e.line()), Some(2));
+        assert_eq!(log.evidence.searches().len(), 1);
+    }
+
+    #[test]
+    fn logs_decode_with_a_mark_in_utf16_or_lossily() {
+        let line = "memory.search key=support/u-42 hits=0";
+        let mut marked = b"\xEF\xBB\xBF".to_vec();
+        marked.extend(line.as_bytes());
+        assert_eq!(decode_log(&marked), (line.to_owned(), LogEncoding::Utf8));
+        let le: Vec<u8> = line.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = line.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(decode_log(&le), (line.to_owned(), LogEncoding::Utf16Le));
+        assert_eq!(decode_log(&be), (line.to_owned(), LogEncoding::Utf16Be));
+        let mut be_marked = b"\xFE\xFF".to_vec();
+        be_marked.extend(&be);
+        assert_eq!(
+            decode_log(&be_marked),
+            (line.to_owned(), LogEncoding::Utf16Be)
+        );
+        let mut bad = line.as_bytes().to_vec();
+        bad.insert(7, 0xFF);
+        let (text, encoding) = decode_log(&bad);
+        assert_eq!(encoding, LogEncoding::Utf8Lossy);
+        assert_eq!(
+            read_log(&text).records,
+            0,
+            "the damaged name is not a record"
+        );
+        assert_eq!(decode_log(b"ab").1, LogEncoding::Utf8);
     }
 
     #[test]
@@ -672,7 +898,7 @@ mod tests {
             "{\"fields\":{\"message\":7}}",
             "[\"memory.write\"]",
         ] {
-            assert_eq!(read_log(line).unwrap().records, 0, "{line}");
+            assert_eq!(read_log(line).records, 0, "{line}");
         }
     }
 

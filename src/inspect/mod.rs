@@ -7,6 +7,7 @@ mod diagnosis;
 mod evidence;
 mod logs;
 mod near_miss;
+mod recorded;
 
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
@@ -15,10 +16,10 @@ use async_trait::async_trait;
 
 pub use content::{ContentCheck, Place, PlaceKind, TokenFinding};
 pub use diagnosis::{
-    Diagnosis, IndexedText, LoggedTokens, MatchRules, NearMiss, RightKey, Verdict, Written,
+    Conclusion, Diagnosis, IndexedText, LoggedTokens, MatchRules, NearMiss, RightKey, Written,
 };
-pub use evidence::{Evidence, SearchRecord};
-pub use logs::{LogError, LogFormat, read_log};
+pub use evidence::{Evidence, SearchRecord, SearchSource};
+pub use logs::{LogEncoding, LogError, LogFormat, LogRead, decode_log, read_log};
 pub use near_miss::KeyDifference;
 
 use crate::model::KeyRef;
@@ -47,12 +48,12 @@ use crate::{
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), memory_conformance::MemoryError> {
 /// use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Session};
-/// use memory_conformance::inspect::{InspectingMemoryService, Verdict};
+/// use memory_conformance::inspect::{Conclusion, InspectingMemoryService};
 /// let memory = InspectingMemoryService::new(InMemoryMemoryService::new());
 /// memory.add_session_to_memory(&Session::new("support", "42", "s-1")
 ///     .with_event(Event::text("user", "My favourite coffee is a flat white."))).await?;
 /// let diagnosis = memory.diagnose("support", "u-42", "coffee preference?");
-/// assert_eq!(diagnosis.verdict(), Verdict::WrongKey);
+/// assert_eq!(diagnosis.conclusion(), Conclusion::WrongKey);
 /// println!("{diagnosis}");
 /// # Ok(())
 /// # }

@@ -22,13 +22,13 @@ use crate::Session;
 /// ```no_run
 /// use memory_conformance::inspect::Evidence;
 /// use memory_conformance::sessions::read_session_database;
-/// use memory_conformance::inspect::Verdict;
+/// use memory_conformance::inspect::Conclusion;
 /// use memory_conformance::profile::Profile;
 /// let (sessions, _skipped) =
 ///     read_session_database("sessions.db".as_ref(), Some("support"), None).unwrap();
-/// let diagnosis = Evidence::from_sessions(sessions)
+/// let diagnosis = Evidence::from_session_store(sessions)
 ///     .diagnose("support", "u-42", "Where's order 4417?", &Profile::reference());
-/// assert_eq!(diagnosis.verdict(), Verdict::NotIndexedAndCannotMatch);
+/// assert_eq!(diagnosis.conclusion(), Conclusion::NotIndexedAndCannotMatch);
 /// ```
 ///
 /// # Errors
