@@ -27,6 +27,8 @@ pub struct Options {
     pub profile: Option<Profile>,
     pub json: bool,
     pub show_content: bool,
+    /// No query text and no stored text in the output, only shapes.
+    pub redact: bool,
 }
 
 /// One source read.
@@ -171,6 +173,11 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         return no_search(&options, &sources, &profile, &profile_from);
     };
     let diagnosis = evidence.diagnose_search(&search, &profile);
+    let diagnosis = if options.redact {
+        diagnosis.redacted()
+    } else {
+        diagnosis
+    };
     let conclusion = diagnosis.conclusion();
     if options.json {
         let out = serde_json::json!({

@@ -254,6 +254,10 @@ enum Command {
         /// content often holds personal data.
         #[arg(long)]
         show_content: bool,
+        /// Print no query text and no stored text, only their shapes (token classes and
+        /// lengths), for sharing a diagnosis in an issue tracker. Overrides --show-content.
+        #[arg(long)]
+        redact: bool,
     },
 }
 
@@ -506,6 +510,7 @@ fn main() -> ExitCode {
             profile,
             format,
             show_content,
+            redact,
         } => profile
             .as_deref()
             .map(profiles::by_name)
@@ -520,7 +525,8 @@ fn main() -> ExitCode {
                     query,
                     profile,
                     json: matches!(format, OutputFormat::Json),
-                    show_content,
+                    show_content: show_content && !redact,
+                    redact,
                 })
             }),
     };

@@ -69,3 +69,49 @@ proptest! {
         prop_assert!(shown.contains(stored[2].as_str()), "--show-content shows the tool data:\n{}", shown);
     }
 }
+
+/// `--redact` prints no query text and no stored text, only shapes, in text and in JSON, even
+/// with `--show-content`.
+#[test]
+fn redact_prints_shapes_only() {
+    let file = support::fixtures().join("kit.after.json");
+    let file = file.to_str().unwrap();
+    for format in ["text", "json"] {
+        let out = support::run(&[
+            "diagnose",
+            "--session",
+            file,
+            "--app",
+            "support",
+            "--user",
+            "u-42",
+            "--query",
+            "Where's my order 4417? café",
+            "--show-content",
+            "--redact",
+            "--format",
+            format,
+        ]);
+        let stdout = support::text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        // The query's and the stored text's own words (not words of the walk-through's
+        // wording, such as "where the index does not read").
+        for word in [
+            "where's",
+            "4417",
+            "café",
+            "shipped",
+            "favourite",
+            "flat white",
+        ] {
+            assert!(
+                !stdout.to_lowercase().contains(word),
+                "{format}: {word:?} printed:\n{stdout}"
+            );
+        }
+        assert!(
+            stdout.contains("<letters:5> <digits:4>?"),
+            "{format}: {stdout}"
+        );
+    }
+}

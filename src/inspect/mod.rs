@@ -8,6 +8,7 @@ mod evidence;
 mod logs;
 mod near_miss;
 mod recorded;
+mod redact;
 
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
@@ -21,6 +22,7 @@ pub use diagnosis::{
 pub use evidence::{Evidence, SearchRecord, SearchSource};
 pub use logs::{LogEncoding, LogError, LogFormat, LogRead, decode_log, read_log};
 pub use near_miss::KeyDifference;
+pub use redact::shape;
 
 use crate::model::KeyRef;
 use crate::profile::Profile;
