@@ -243,3 +243,44 @@ proptest! {
         prop_assert_eq!(read.skipped > 0, read.first_skipped.is_some());
     }
 }
+
+/// Streaming a document reads the same sessions, and the same errors, as reading it whole.
+#[test]
+fn streamed_and_whole_reading_agree() {
+    use memory_conformance::sessions::read_sessions_value;
+    let event = |n: u64| {
+        json!({"id": format!("e-{n}"), "author": "user", "timestamp": 1_767_225_601_250_u64 + n,
+               "content": {"role": "user", "parts": [{"text": format!("word {n}")}]}})
+    };
+    let session = |id: &str, events: Vec<Value>| {
+        json!({"events": events, "id": id, "appName": "support", "userId": "u-42",
+               "state": {"events": [1, 2]}, "lastUpdateTime": 1_767_225_601_250_u64})
+    };
+    let documents = [
+        session("a", (0..5).map(event).collect()),
+        json!([session("a", vec![event(0)]), session("b", Vec::new())]),
+        json!({"sessions": [session("a", (0..3).map(event).collect())]}),
+        json!({"id": "a", "appName": "support", "userId": "u-42", "events": null}),
+    ];
+    for document in documents {
+        let whole = read_sessions_value(&document).unwrap();
+        let streamed = read_sessions(&document.to_string()).unwrap();
+        assert_eq!(streamed, whole, "{document}");
+    }
+    let mut broken = json!([
+        session("a", vec![event(0)]),
+        session("b", (0..3).map(event).collect())
+    ]);
+    broken[1]["events"][2]["timestamp"] = json!("soon");
+    let whole = read_sessions_value(&broken).unwrap_err();
+    let streamed = read_sessions(&broken.to_string()).unwrap_err();
+    assert_eq!(streamed, whole);
+    assert_eq!(streamed.path(), "$[1].events[2].timestamp");
+    let not_events = json!({"id": "a", "appName": "s", "userId": "u", "events": 5});
+    assert_eq!(
+        read_sessions(&not_events.to_string())
+            .unwrap_err()
+            .to_string(),
+        "$.events: expected an array of events, found the number 5"
+    );
+}

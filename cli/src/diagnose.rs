@@ -10,7 +10,7 @@ use memory_conformance::inspect::{
     Conclusion, Evidence, LogEncoding, SearchRecord, SearchSource, decode_log, read_log,
 };
 use memory_conformance::profile::Profile;
-use memory_conformance::sessions::{SessionFormat, read_session_database, read_sessions};
+use memory_conformance::sessions::{SessionFormat, read_session_database, read_sessions_from};
 use serde::Serialize;
 
 use crate::profiles;
@@ -66,8 +66,15 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     let mut sessions = Vec::new();
     let mut detected: Option<(&'static str, String)> = None;
     for file in &options.sessions {
-        let text = read_text(file)?;
-        let loaded = read_sessions(&text).map_err(|err| err.in_file(file).to_string())?;
+        // Streamed: a session file is never held whole.
+        let loaded = if file == Path::new("-") {
+            read_sessions_from(std::io::stdin().lock())
+        } else {
+            let reader = std::fs::File::open(file)
+                .map_err(|err| format!("cannot read {}: {err}", file.display()))?;
+            read_sessions_from(reader)
+        }
+        .map_err(|err| err.in_file(file).to_string())?;
         detected.get_or_insert((
             detected_profile(loaded.format),
             format!("{} ({})", file.display(), loaded.format),
@@ -298,18 +305,6 @@ fn which_search(evidence: &Evidence, options: &Options) -> Option<SearchRecord> 
             search.query.clone_from(&options.query);
         }
         search
-    })
-}
-
-/// A file's text; `-` is standard input.
-fn read_text(file: &Path) -> Result<String, String> {
-    let bytes = read_bytes(file)?;
-    String::from_utf8(bytes).map_err(|err| {
-        format!(
-            "{}: not UTF-8 text (invalid byte at offset {})",
-            file.display(),
-            err.utf8_error().valid_up_to()
-        )
     })
 }
 

@@ -25,14 +25,24 @@ pub struct TokenFinding {
     pub token: String,
     /// Whether the token is dead under the profile's match rules (check 3).
     pub dead: bool,
-    /// Every place its words were found, in session and event order.
+    /// The first places its words were found, in session and event order (at most
+    /// [`PLACES_LISTED`]).
     pub places: Vec<Place>,
+    /// Further places its words were found, not listed.
+    pub unlisted: usize,
+    /// Of those, places the index reads.
+    pub unlisted_indexed: usize,
 }
+
+/// Places listed at most per query token; the rest are counted.
+pub const PLACES_LISTED: usize = 10;
 
 impl TokenFinding {
     /// Whether the words are stored, but only where the index does not read.
     pub fn only_unindexed(&self) -> bool {
-        !self.places.is_empty() && self.places.iter().all(|place| !place.indexed)
+        !self.places.is_empty()
+            && self.places.iter().all(|place| !place.indexed)
+            && self.unlisted_indexed == 0
     }
 }
 
@@ -106,6 +116,15 @@ pub(crate) fn check<'a>(
         }
         let token = token.to_lowercase();
         let mut places = Vec::new();
+        let (mut unlisted, mut unlisted_indexed) = (0, 0);
+        let mut found = |place: Place| {
+            if places.len() < PLACES_LISTED {
+                places.push(place);
+            } else {
+                unlisted += 1;
+                unlisted_indexed += usize::from(place.indexed);
+            }
+        };
         for session in sessions.clone() {
             for event in &session.events {
                 let Some(content) = &event.content else {
@@ -137,7 +156,7 @@ pub(crate) fn check<'a>(
                         },
                     };
                     if let Some(text) = texts.iter().find(|t| holds(t, &words)) {
-                        places.push(Place {
+                        found(Place {
                             kind,
                             session: session.id.clone(),
                             event: Some(event.id.clone()),
@@ -150,7 +169,7 @@ pub(crate) fn check<'a>(
             }
             for (key, value) in &session.state {
                 if let Some(text) = leaves(value).iter().find(|t| holds(t, &words)) {
-                    places.push(Place {
+                    found(Place {
                         kind: PlaceKind::State,
                         session: session.id.clone(),
                         event: None,
@@ -166,6 +185,8 @@ pub(crate) fn check<'a>(
             token,
             dead,
             places,
+            unlisted,
+            unlisted_indexed,
         });
     }
     ContentCheck { tokens }
@@ -224,11 +245,18 @@ mod tests {
                     excerpt: None,
                 })
                 .collect(),
+            unlisted: 0,
+            unlisted_indexed: 0,
         }
     }
 
     #[test]
     fn words_are_only_unindexed_when_found_and_never_where_the_index_reads() {
+        let mut beyond = finding(&[false]);
+        beyond.unlisted = 3;
+        assert!(beyond.only_unindexed());
+        beyond.unlisted_indexed = 1;
+        assert!(!beyond.only_unindexed(), "an unlisted place is indexed");
         assert!(finding(&[false]).only_unindexed());
         assert!(finding(&[false, false]).only_unindexed());
         assert!(!finding(&[]).only_unindexed(), "not found at all");

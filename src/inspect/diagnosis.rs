@@ -584,6 +584,20 @@ impl Diagnosis {
                 }
                 writeln!(f)?;
             }
+            if token.unlisted > 0 {
+                writeln!(
+                    f,
+                    "{pad}{:?}: and in {} more {} ({} indexed)",
+                    token.token,
+                    token.unlisted,
+                    if token.unlisted == 1 {
+                        "place"
+                    } else {
+                        "places"
+                    },
+                    token.unlisted_indexed
+                )?;
+            }
         }
         Ok(())
     }
@@ -692,6 +706,8 @@ mod tests {
             token: token.to_owned(),
             dead,
             places,
+            unlisted: 0,
+            unlisted_indexed: 0,
         }
     }
 

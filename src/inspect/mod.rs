@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use async_trait::async_trait;
 
-pub use content::{ContentCheck, Place, PlaceKind, TokenFinding};
+pub use content::{ContentCheck, PLACES_LISTED, Place, PlaceKind, TokenFinding};
 pub use diagnosis::{
     Conclusion, Diagnosis, IndexedText, LoggedTokens, MatchRules, NearMiss, RightKey, Written,
 };

@@ -117,11 +117,14 @@ pub fn read_session_database(
                  ORDER BY timestamp, id",
             )
             .map_err(sql)?;
-        let data: Vec<(String, Option<String>)> = events
-            .query_map([&app, &user, &id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .and_then(Iterator::collect)
+        // One row at a time: a long session is never held as JSON text.
+        let rows = events
+            .query_map([&app, &user, &id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+            })
             .map_err(sql)?;
-        for (event_id, json) in data {
+        for row_data in rows {
+            let (event_id, json) = row_data.map_err(sql)?;
             let Some(json) = json else { continue };
             let value: Value = serde_json::from_str(&json).map_err(|err| {
                 at(format!(

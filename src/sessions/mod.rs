@@ -29,8 +29,10 @@ mod error;
 mod format;
 mod node;
 mod part;
+mod stream;
 mod timestamp;
 
+use std::io::Read;
 use std::path::Path;
 
 use serde_json::Value;
@@ -43,6 +45,7 @@ pub use error::SessionsError;
 pub use format::SessionFormat;
 
 use node::Node;
+use stream::Streamed;
 
 /// Sessions read from one source, with the format they were detected as.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,8 +67,18 @@ pub struct LoadedSessions {
 /// When the text is not JSON, or a field the model needs is missing or of the wrong type: the
 /// error names the JSON path and what was expected.
 pub fn read_sessions(text: &str) -> Result<LoadedSessions, SessionsError> {
-    let value: Value = serde_json::from_str(text).map_err(SessionsError::syntax)?;
-    read_sessions_value(&value)
+    read_sessions_from(text.as_bytes())
+}
+
+/// [`read_sessions`] on a reader, streamed: each event is read into the model as soon as it is
+/// parsed, so memory holds the sessions (as the model keeps them) and never the whole JSON.
+///
+/// # Errors
+///
+/// As [`read_sessions`]; also when the reader fails (reported as invalid JSON).
+pub fn read_sessions_from(reader: impl Read) -> Result<LoadedSessions, SessionsError> {
+    let (skeleton, mut streamed) = stream::skeleton(reader)?;
+    read(&skeleton, Some(&mut streamed))
 }
 
 /// [`read_sessions`] on a file; errors also name the file.
@@ -74,8 +87,8 @@ pub fn read_sessions(text: &str) -> Result<LoadedSessions, SessionsError> {
 ///
 /// When the file cannot be read, or as [`read_sessions`].
 pub fn read_sessions_file(path: &Path) -> Result<LoadedSessions, SessionsError> {
-    let text = std::fs::read_to_string(path).map_err(|err| SessionsError::io(path, &err))?;
-    read_sessions(&text).map_err(|err| err.in_file(path))
+    let file = std::fs::File::open(path).map_err(|err| SessionsError::io(path, &err))?;
+    read_sessions_from(file).map_err(|err| err.in_file(path))
 }
 
 /// [`read_sessions`] on a parsed JSON value.
@@ -84,6 +97,14 @@ pub fn read_sessions_file(path: &Path) -> Result<LoadedSessions, SessionsError> 
 ///
 /// As [`read_sessions`].
 pub fn read_sessions_value(value: &Value) -> Result<LoadedSessions, SessionsError> {
+    read(value, None)
+}
+
+/// The sessions of `value`; a session whose events were streamed takes them from `streamed`.
+fn read(
+    value: &Value,
+    mut streamed: Option<&mut Streamed>,
+) -> Result<LoadedSessions, SessionsError> {
     let root = Node::root(value);
     let items: Vec<Node<'_>> = match value {
         Value::Array(_) => root.items("an array of sessions")?,
@@ -99,10 +120,10 @@ pub fn read_sessions_value(value: &Value) -> Result<LoadedSessions, SessionsErro
     let format = items
         .first()
         .map_or(SessionFormat::Kit, |first| format::detect(first.value));
-    let mut skipped_parts = 0;
+    let mut skipped_parts = streamed.as_ref().map_or(0, |s| s.skipped);
     let sessions = items
         .iter()
-        .map(|item| session(item, &mut skipped_parts))
+        .map(|item| session(item, &mut skipped_parts, streamed.as_deref_mut()))
         .collect::<Result<_, _>>()?;
     Ok(LoadedSessions {
         format,
@@ -111,7 +132,11 @@ pub fn read_sessions_value(value: &Value) -> Result<LoadedSessions, SessionsErro
     })
 }
 
-fn session(node: &Node<'_>, skipped: &mut usize) -> Result<Session, SessionsError> {
+fn session(
+    node: &Node<'_>,
+    skipped: &mut usize,
+    streamed: Option<&mut Streamed>,
+) -> Result<Session, SessionsError> {
     node.object("a session (an object)")?;
     let id = node.string(&["id"], "the session id")?;
     let app_name = node.string(&["app_name", "appName"], "the app name")?;
@@ -120,7 +145,9 @@ fn session(node: &Node<'_>, skipped: &mut usize) -> Result<Session, SessionsErro
     if let Some(state) = node.optional(&["state"]) {
         session.state = state.object("the session state (an object)")?.clone();
     }
-    if let Some(events) = node.optional(&["events"]) {
+    if let Some(events) = streamed.and_then(|s| s.events.remove(&node.path)) {
+        session.events = events;
+    } else if let Some(events) = node.optional(&["events"]) {
         for item in events.items("an array of events")? {
             session.events.push(event(&item, skipped)?);
         }
