@@ -374,3 +374,21 @@ fn help_shows_an_example_for_each_subcommand() {
         diagnose.contains("0 when nothing wrong is found, 1 when a check fails or no search was")
     );
 }
+
+/// google-adk 1.18's session database (schema version 0: the event's fields in columns) is read
+/// as version 1 is: the recorded search, and the content for check 4.
+#[test]
+fn an_older_schema_version_0_database_is_read() {
+    let database = fixtures().join("real/adk-python-1.18.key-fixed.db");
+    let (code, out) = diagnose_json(&["--database", database.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out:#}");
+    assert_eq!(out["verdict"], "NotIndexed", "{out:#}");
+    assert_eq!(out["diagnosis"]["query"], "Where's order 4417?", "{out:#}");
+    assert_eq!(out["diagnosis"]["hits"], 0, "{out:#}");
+    let order = &out["diagnosis"]["indexed_text"]["content"]["tokens"][2];
+    assert_eq!(order["places"][0]["kind"], "function_response", "{out:#}");
+    let database = fixtures().join("real/adk-python-1.18.wrong-key.db");
+    let (_, out) = diagnose_json(&["--database", database.to_str().unwrap()]);
+    assert_eq!(out["verdict"], "WriteNotKnown", "{out:#}");
+    assert_eq!(out["diagnosis"]["searching_session"], "thursday", "{out:#}");
+}

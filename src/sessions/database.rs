@@ -10,9 +10,11 @@ use super::{SessionsError, event};
 use crate::Session;
 
 /// Reads every session stored in ADK Python's session database (the SQLite file of its
-/// `DatabaseSessionService`, schema version 1: tables `sessions`, `events` with an
-/// `event_data` JSON column, `app_states`, `user_states`), optionally only those of one app
-/// name and user id.
+/// `DatabaseSessionService`: tables `sessions`, `events`, `app_states`, `user_states`),
+/// optionally only those of one app name and user id. Schema version 1 (google-adk 1.19 and
+/// later) keeps each event as JSON in `event_data`; version 0 (earlier releases) keeps the
+/// event's id, author, timestamp (naive, read as UTC) and content (JSON text) in columns, and
+/// is read from those.
 ///
 /// The file is opened read-only. A session's state is its own state with the app state under
 /// `app:` keys and the user state under `user:` keys, as ADK Python merges them; events come in
@@ -59,13 +61,32 @@ pub fn read_session_database(
             "not an ADK Python session database: it has no `events` table".to_owned(),
         ));
     }
-    if !columns.iter().any(|c| c == "event_data") {
+    let has = |name: &str| columns.iter().any(|c| c == name);
+    // Schema version 1 (google-adk 1.19 and later) keeps each event as JSON in `event_data`;
+    // version 0 (earlier) keeps its fields in columns, the content as JSON text.
+    let version_0 = !has("event_data");
+    if version_0
+        && !["id", "author", "timestamp", "content"]
+            .iter()
+            .all(|c| has(c))
+    {
         return Err(at(format!(
-            "the `events` table has no `event_data` column (columns: {}): only schema version 1 \
-             (google-adk 1.19 and later) is read",
+            "the `events` table has neither `event_data` (schema version 1, google-adk 1.19 and \
+             later) nor `id`, `author`, `timestamp` and `content` (version 0) (columns: {}): \
+             export the sessions as JSON and read them with --session",
             columns.join(", ")
         )));
     }
+    let events_sql = if version_0 {
+        "SELECT id, json_object('id', id, 'author', author, \
+             'timestamp', replace(timestamp, ' ', 'T') || 'Z', 'content', json(content)) \
+         FROM events WHERE app_name = ?1 AND user_id = ?2 AND session_id = ?3 \
+         ORDER BY timestamp, id"
+    } else {
+        "SELECT id, event_data FROM events \
+         WHERE app_name = ?1 AND user_id = ?2 AND session_id = ?3 \
+         ORDER BY timestamp, id"
+    };
     let mut stmt = db
         .prepare(
             "SELECT app_name, user_id, id, state FROM sessions \
@@ -110,13 +131,7 @@ pub fn read_session_database(
                 session.state.insert(format!("{prefix}{key}"), value);
             }
         }
-        let mut events = db
-            .prepare(
-                "SELECT id, event_data FROM events \
-                 WHERE app_name = ?1 AND user_id = ?2 AND session_id = ?3 \
-                 ORDER BY timestamp, id",
-            )
-            .map_err(sql)?;
+        let mut events = db.prepare(events_sql).map_err(sql)?;
         // One row at a time: a long session is never held as JSON text.
         let rows = events
             .query_map([&app, &user, &id], |r| {
