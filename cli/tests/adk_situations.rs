@@ -1,9 +1,10 @@
 //! `diagnose` on what real ADK applications write: `fixtures/adk/adk_python.py` runs the
 //! guide's worked example and its neighbours through google-adk's own `Runner` (scripted model,
-//! `DatabaseSessionService` on SQLite, the guide's decorator and trace plugin), and every
-//! situation is diagnosed from each source alone and combined, with no `--query`: the last
-//! search the application made that found nothing. The verdict is the guide's, or "not known
-//! from this source" where the source cannot know.
+//! `DatabaseSessionService` on SQLite, the guide's decorator and trace plugin), and
+//! `fixtures/adk/adk_js.mjs` through @google/adk's (session JSON and log), and every situation
+//! is diagnosed from each source alone and combined, with no `--query`: the last search the
+//! application made that found nothing. The verdict is the guide's, or "not known from this
+//! source" where the source cannot know.
 //!
 //! Where `bash bridges/install.sh` has not been run, every test reports itself ignored with that
 //! command as the reason; with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set (CI), they fail.
@@ -29,42 +30,89 @@ fn python() -> PathBuf {
     root().join("bridges/adk-python/.venv/bin/python")
 }
 
-fn installed() -> Result<(), String> {
-    let venv = root().join("bridges/adk-python/.venv");
-    if python().is_file() && venv.join("installed-pins").is_file() {
-        Ok(())
-    } else {
-        Err("google-adk 2.13.0 is not installed in bridges/adk-python/.venv: run `bash bridges/install.sh`".to_owned())
-    }
+/// The ADK package a situation ran on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Package {
+    Python,
+    Js,
 }
 
-fn out_dir() -> PathBuf {
-    std::env::temp_dir().join(format!(
-        "memory-conformance-adk-situations-{}",
-        std::process::id()
-    ))
-}
-
-/// The situations' folder, generated once per process.
-fn generated() -> Result<PathBuf, String> {
-    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let out = out_dir();
-        let output = Command::new(python())
-            .arg(root().join("fixtures/adk/adk_python.py"))
-            .arg(&out)
-            .env("TZ", "UTC")
-            .output()
-            .map_err(|err| format!("cannot run the generator: {err}"))?;
-        if !output.status.success() {
-            return Err(format!(
-                "fixtures/adk/adk_python.py failed: {}",
-                String::from_utf8_lossy(&output.stderr)
-            ));
+impl Package {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Python => "adk_python",
+            Self::Js => "adk_js",
         }
-        Ok(out)
-    })
-    .clone()
+    }
+
+    fn installed(self) -> Result<(), String> {
+        let (ready, what) = match self {
+            Self::Python => (
+                python().is_file()
+                    && root()
+                        .join("bridges/adk-python/.venv/installed-pins")
+                        .is_file(),
+                "google-adk 2.13.0 is not installed in bridges/adk-python/.venv",
+            ),
+            Self::Js => (
+                root()
+                    .join("bridges/adk-js/node_modules/.installed-pins")
+                    .is_file(),
+                "@google/adk 2.0.0 is not installed in bridges/adk-js/node_modules",
+            ),
+        };
+        if ready {
+            Ok(())
+        } else {
+            Err(format!("{what}: run `bash bridges/install.sh`"))
+        }
+    }
+
+    fn out_dir(self) -> PathBuf {
+        std::env::temp_dir().join(format!(
+            "memory-conformance-adk-situations-{}-{}",
+            self.name(),
+            std::process::id()
+        ))
+    }
+
+    /// The situations' folder, generated once per process.
+    fn generated(self) -> Result<PathBuf, String> {
+        static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+        static JS: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+        let cell = match self {
+            Self::Python => &PYTHON,
+            Self::Js => &JS,
+        };
+        cell.get_or_init(|| {
+            let out = self.out_dir();
+            let mut command = match self {
+                Self::Python => {
+                    let mut command = Command::new(python());
+                    command.arg(root().join("fixtures/adk/adk_python.py"));
+                    command
+                }
+                Self::Js => {
+                    let mut command = Command::new("node");
+                    command.arg(root().join("fixtures/adk/adk_js.mjs"));
+                    command
+                }
+            };
+            let output = command
+                .arg(&out)
+                .env("TZ", "UTC")
+                .output()
+                .map_err(|err| format!("cannot run the generator {command:?}: {err}"))?;
+            if !output.status.success() {
+                return Err(format!(
+                    "{command:?} failed: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                ));
+            }
+            Ok(out)
+        })
+        .clone()
+    }
 }
 
 /// The sources `diagnose` is given.
@@ -74,6 +122,7 @@ enum Source {
     SessionFiles,
     Log,
     DatabaseAndLog,
+    SessionFilesAndLog,
 }
 
 impl Source {
@@ -90,6 +139,7 @@ impl Source {
             Self::SessionFiles => "session_files",
             Self::Log => "log",
             Self::DatabaseAndLog => "database_and_log",
+            Self::SessionFilesAndLog => "session_files_and_log",
         }
     }
 
@@ -100,6 +150,11 @@ impl Source {
             Self::Database => database.to_vec(),
             Self::Log => log.to_vec(),
             Self::DatabaseAndLog => database.into_iter().chain(log).collect(),
+            Self::SessionFilesAndLog => Self::SessionFiles
+                .args(dir)
+                .into_iter()
+                .chain(log)
+                .collect(),
             Self::SessionFiles => {
                 let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("sessions"))
                     .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
@@ -114,10 +169,11 @@ impl Source {
     }
 
     /// The profile the source is explained under: the backend it was detected as.
-    fn profile(self) -> &'static str {
-        match self {
-            Self::Log => "reference",
-            _ => "adk-python",
+    fn profile(self, package: Package) -> &'static str {
+        match (self, package) {
+            (Self::Log, _) => "reference",
+            (_, Package::Python) => "adk-python",
+            (_, Package::Js) => "adk-js",
         }
     }
 }
@@ -170,16 +226,53 @@ const TABLE: [(&str, [&str; 4]); 6] = [
     ),
 ];
 
+/// ADK JS (no session database): the session files, the log, and both.
+const JS_TABLE: [(&str, [&str; 3]); 5] = [
+    ("wrong-key", ["WriteNotKnown", "WrongKey", "WrongKey"]),
+    (
+        "monday-other-key",
+        ["WriteNotKnown", "WrongKey", "WrongKey"],
+    ),
+    // ADK JS's in-memory service, like the guide's, keeps only [A-Za-z]+ words: the guide's
+    // check 4 plus check 3 from every source.
+    (
+        "key-fixed",
+        [
+            "NotIndexedAndCannotMatch",
+            "NotIndexedAndCannotMatch",
+            "NotIndexedAndCannotMatch",
+        ],
+    ),
+    (
+        "never-written",
+        ["WriteNotKnown", "NothingWritten", "NothingWritten"],
+    ),
+    ("no-load-memory", ["NoSearch", "NoSearch", "NoSearch"]),
+];
+
+const JS_SOURCES: [Source; 3] = [
+    Source::SessionFiles,
+    Source::Log,
+    Source::SessionFilesAndLog,
+];
+
 fn verdict_of(
+    package: Package,
     situation: &'static str,
     source: Source,
     expected: &'static str,
 ) -> Result<(), Failed> {
-    let dir = generated()?.join(situation);
+    let dir = package.generated()?.join(situation);
     let args = source.args(&dir);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (code, out) = diagnose_json(&args);
-    let context = || format!("{situation} from {}: {out:#}", source.name());
+    let context = || {
+        format!(
+            "{} {situation} from {}: {out:#}",
+            package.name(),
+            source.name()
+        )
+    };
     if out["verdict"] != expected {
         return Err(format!("expected {expected}, got {}", context()).into());
     }
@@ -190,8 +283,9 @@ fn verdict_of(
         )
         .into());
     }
-    if out["profile"] != source.profile() {
-        return Err(format!("expected the profile {}: {}", source.profile(), context()).into());
+    let profile = source.profile(package);
+    if out["profile"] != profile {
+        return Err(format!("expected the profile {profile}: {}", context()).into());
     }
     if expected == "NoSearch" {
         return Ok(());
@@ -208,7 +302,10 @@ fn verdict_of(
     if diagnosis["query"] != query {
         return Err(format!("not the query of u-42's search, {query:?}: {}", context()).into());
     }
-    let known = matches!(source, Source::Log | Source::DatabaseAndLog);
+    let known = matches!(
+        source,
+        Source::Log | Source::DatabaseAndLog | Source::SessionFilesAndLog
+    );
     if diagnosis["written"]["known"] != known {
         return Err(format!("checks 1 and 2 known should be {known}: {}", context()).into());
     }
@@ -224,7 +321,7 @@ fn verdict_of(
 /// (the search and its result are recorded there) that is nothing wrong, and checks 1 and 2
 /// are known to pass.
 fn found_after_the_fix() -> Result<(), Failed> {
-    let dir = generated()?.join("key-fixed");
+    let dir = Package::Python.generated()?.join("key-fixed");
     for source in Source::ALL {
         let mut args = source.args(&dir);
         args.extend(
@@ -250,7 +347,7 @@ fn found_after_the_fix() -> Result<(), Failed> {
 /// The search's own conversation holds the query's words (Thursday's question, the model's
 /// answer): it is never counted as content under the key.
 fn the_searching_conversation_is_not_content() -> Result<(), Failed> {
-    let dir = generated()?.join("never-written");
+    let dir = Package::Python.generated()?.join("never-written");
     let mut args = Source::Database.args(&dir);
     args.push("--show-content".to_owned());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -269,7 +366,7 @@ fn the_searching_conversation_is_not_content() -> Result<(), Failed> {
 /// The README's walk-through is what `diagnose` prints on the generated database and log.
 fn the_readmes_walk_through() -> Result<(), Failed> {
     let readme = std::fs::read_to_string(root().join("README.md")).map_err(|e| e.to_string())?;
-    let dir = generated()?;
+    let dir = Package::Python.generated()?;
     for (situation, sources) in [
         ("wrong-key", Source::Database),
         ("wrong-key", Source::DatabaseAndLog),
@@ -298,31 +395,46 @@ fn the_readmes_walk_through() -> Result<(), Failed> {
 type Check = Box<dyn Fn() -> Result<(), Failed> + Send + Sync>;
 
 fn trials() -> Vec<Trial> {
-    let mut cases: Vec<(String, Check)> = Vec::new();
+    let mut cases: Vec<(Package, String, Check)> = Vec::new();
+    let python = Package::Python;
     for (situation, verdicts) in TABLE {
         for (source, expected) in Source::ALL.into_iter().zip(verdicts) {
             cases.push((
-                format!("{situation}::{}", source.name()),
-                Box::new(move || verdict_of(situation, source, expected)),
+                python,
+                format!("adk_python::{situation}::{}", source.name()),
+                Box::new(move || verdict_of(python, situation, source, expected)),
+            ));
+        }
+    }
+    let js = Package::Js;
+    for (situation, verdicts) in JS_TABLE {
+        for (source, expected) in JS_SOURCES.into_iter().zip(verdicts) {
+            cases.push((
+                js,
+                format!("adk_js::{situation}::{}", source.name()),
+                Box::new(move || verdict_of(js, situation, source, expected)),
             ));
         }
     }
     cases.push((
-        "key-fixed::found_after_the_fix".to_owned(),
+        python,
+        "adk_python::key-fixed::found_after_the_fix".to_owned(),
         Box::new(found_after_the_fix),
     ));
     cases.push((
-        "never-written::the_searching_conversation_is_not_content".to_owned(),
+        python,
+        "adk_python::never-written::the_searching_conversation_is_not_content".to_owned(),
         Box::new(the_searching_conversation_is_not_content),
     ));
     cases.push((
-        "readme::walk_through".to_owned(),
+        python,
+        "adk_python::readme::walk_through".to_owned(),
         Box::new(the_readmes_walk_through),
     ));
     let required = std::env::var_os(REQUIRE_ALL).is_some();
     cases
         .into_iter()
-        .map(|(name, check)| match installed() {
+        .map(|(package, name, check)| match package.installed() {
             Ok(()) => Trial::test(name, check),
             Err(reason) => Trial::ignorable_test(name, move || {
                 if required {
@@ -337,6 +449,8 @@ fn trials() -> Vec<Trial> {
 
 fn main() -> ExitCode {
     let conclusion = libtest_mimic::run(&Arguments::from_args(), trials());
-    let _ = std::fs::remove_dir_all(out_dir());
+    for package in [Package::Python, Package::Js] {
+        let _ = std::fs::remove_dir_all(package.out_dir());
+    }
     conclusion.exit_code()
 }
