@@ -81,7 +81,7 @@ install_java() {
   local stamp=adk-java/target/installed-pins
   local want
   want="$(pins adk-java/pom.xml $(find adk-java/src -type f | LC_ALL=C sort))"
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f adk-java/target/classpath.txt ]; then
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f adk-java/target/bridge.args ]; then
     echo "adk-java: google-adk already installed in bridges/adk-java/.m2"
     return
   fi
@@ -94,6 +94,8 @@ install_java() {
   (cd adk-java && mvn --batch-mode --quiet -Dstyle.color=never -Dmaven.repo.local=.m2 \
     -Dmaven.wagon.http.retryHandler.count=2 package) ||
     fail "mvn could not build the ADK Java bridge: is Maven Central reachable? (see Maven's message above)"
+  # The launcher's argument file (`java @target/bridge.args`): the class path, resolved by Maven.
+  printf -- '-cp "target/classes:%s"\n' "$(cat adk-java/target/classpath.txt)" >adk-java/target/bridge.args
   printf '%s\n' "$want" >"$stamp"
 }
 

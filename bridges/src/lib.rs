@@ -11,11 +11,15 @@
 //! println!("{report}");
 //! ```
 
+mod adk_go;
+mod adk_java;
 mod adk_js;
 mod adk_python;
 mod adk_python_sqlite;
 mod launch;
 
+pub use adk_go::adk_go_gate;
+pub use adk_java::adk_java_gate;
 pub use adk_js::adk_js_gate;
 pub use adk_python::adk_python_gate;
 pub use adk_python_sqlite::adk_python_sqlite_gate;
