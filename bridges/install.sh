@@ -4,8 +4,14 @@
 #   bridges/adk-python/.venv         google-adk 2.13.0 and its locked dependencies (PyPI)
 #   bridges/adk-js/node_modules      @google/adk 2.0.0 and its locked dependencies (npm)
 #   bridges/python/.venv             maturin 1.16.0, which builds the Python wheel (PyPI)
-# Idempotent: a backend whose pins have not changed since it was installed is skipped.
-# Needs python3 (with venv) and node 20+ with npm; fails loudly when a registry cannot be reached.
+#   bridges/adk-java/.m2, target/    com.google.adk:google-adk 1.8.0 and its dependencies (Maven
+#                                    Central), the bridge compiled, its worked-example test run
+#   bridges/adk-go/.go, target/      google.golang.org/adk/v2 v2.2.0 and its dependencies (the Go
+#                                    module proxy), the bridge built as target/adk-go-bridge
+# Idempotent: a backend whose pins (and, for the compiled bridges, sources) have not changed
+# since it was installed is skipped. Needs python3 (with venv), node 20+ with npm, Java 17+ with
+# Maven, and Go 1.26.5+; fails loudly when a registry cannot be reached. Nothing is downloaded
+# after this: the gates run the installed bridges offline.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -71,6 +77,47 @@ install_maturin() {
   printf '%s\n' "$want" >"$stamp"
 }
 
+install_java() {
+  local stamp=adk-java/target/installed-pins
+  local want
+  want="$(pins adk-java/pom.xml $(find adk-java/src -type f | LC_ALL=C sort))"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f adk-java/target/bridge.args ]; then
+    echo "adk-java: google-adk already installed in bridges/adk-java/.m2"
+    return
+  fi
+  command -v java >/dev/null || fail "java is not on the PATH (ADK Java needs Java 17 or later)"
+  command -v mvn >/dev/null || fail "mvn is not on the PATH (on Debian: apt-get install maven)"
+  echo "adk-java: installing google-adk into bridges/adk-java/.m2 and building the bridge (Maven Central)"
+  rm -f "$stamp"
+  # `package` also runs the worked example's test (src/test), so its plugins are installed for
+  # the offline runs of bridges/tests/worked_example_adk_java.rs.
+  (cd adk-java && mvn --batch-mode --quiet -Dstyle.color=never -Dmaven.repo.local=.m2 \
+    -Dmaven.wagon.http.retryHandler.count=2 package) ||
+    fail "mvn could not build the ADK Java bridge: is Maven Central reachable? (see Maven's message above)"
+  # The launcher's argument file (`java @target/bridge.args`): the class path, resolved by Maven.
+  printf -- '-cp "target/classes:%s"\n' "$(cat adk-java/target/classpath.txt)" >adk-java/target/bridge.args
+  printf '%s\n' "$want" >"$stamp"
+}
+
+install_go() {
+  local stamp=adk-go/target/installed-pins
+  local want
+  want="$(pins adk-go/go.mod adk-go/go.sum adk-go/*.go)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x adk-go/target/adk-go-bridge ]; then
+    echo "adk-go: google.golang.org/adk/v2 already built into bridges/adk-go/target"
+    return
+  fi
+  command -v go >/dev/null || fail "go is not on the PATH (ADK Go v2.2.0 needs Go 1.26.5 or later)"
+  echo "adk-go: building the ADK Go bridge into bridges/adk-go/target (the Go module proxy)"
+  rm -f "$stamp"
+  (cd adk-go && GOMODCACHE="$PWD/.go/mod" GOCACHE="$PWD/.go/cache" GOFLAGS=-modcacherw \
+    GOTOOLCHAIN=local go build -mod=readonly -trimpath -o target/adk-go-bridge .) ||
+    fail "go could not build the ADK Go bridge: is the Go module proxy reachable? (see go's message above)"
+  printf '%s\n' "$want" >"$stamp"
+}
+
 install_python
 install_js
 install_maturin
+install_java
+install_go

@@ -53,6 +53,33 @@ impl MemoryError {
             source: Some(source.into()),
         }
     }
+
+    /// What the backend itself said: for a backend failure with a cause, the innermost cause
+    /// (a bridge child's own message, without the request number, command line and stderr
+    /// its error also carries), else the error as displayed. Recall snapshots pin this text,
+    /// so that an error pinned there does not change from run to run.
+    ///
+    /// ```
+    /// use memory_conformance::MemoryError;
+    /// let refused = MemoryError::backend_with_source(
+    ///     "bridge child `java …` failed request 22 (search): NoSuchElementException: No value present",
+    ///     "NoSuchElementException: No value present",
+    /// );
+    /// assert_eq!(refused.backend_reason(), "memory backend failed: NoSuchElementException: No value present");
+    /// assert_eq!(MemoryError::backend("disk full").backend_reason(), "memory backend failed: disk full");
+    /// ```
+    pub fn backend_reason(&self) -> String {
+        let mut cause: &(dyn Error + 'static) = self;
+        while let Some(inner) = cause.source() {
+            cause = inner;
+        }
+        match self {
+            Self::Backend {
+                source: Some(_), ..
+            } => format!("memory backend failed: {cause}"),
+            _ => self.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for MemoryError {

@@ -8,7 +8,7 @@ type BuildGate = fn() -> Gate;
 
 /// Every bundled backend's name and gate, in report order. A gate is built only when asked
 /// for: building one can load a model (vector-minilm's 90 MB of weights) or reach a server.
-const BUNDLED: [(&str, BuildGate); 13] = [
+const BUNDLED: [(&str, BuildGate); 15] = [
     ("reference", Gate::reference),
     ("sqlite-fts5", memory_sqlite_fts5::gate),
     ("segmented-bm25", memory_segmented_bm25::gate),
@@ -34,6 +34,8 @@ const BUNDLED: [(&str, BuildGate); 13] = [
         memory_conformance_bridges::adk_python_sqlite_gate,
     ),
     ("adk-js", memory_conformance_bridges::adk_js_gate),
+    ("adk-java", memory_conformance_bridges::adk_java_gate),
+    ("adk-go", memory_conformance_bridges::adk_go_gate),
 ];
 
 /// Every bundled backend's gate, in report order.

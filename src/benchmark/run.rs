@@ -131,7 +131,7 @@ impl BenchmarkRun {
                     ..Self::blank(question)
                 },
                 Err(err) => QuestionResult {
-                    error: Some(err.to_string()),
+                    error: Some(err.backend_reason()),
                     ..Self::blank(question)
                 },
             });

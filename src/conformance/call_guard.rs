@@ -36,13 +36,17 @@ pub(crate) async fn guarded<'f, T>(
     }
 }
 
-/// An error and its sources, joined with `: `.
+/// An error and its sources, joined with `: `; a source the text already quotes (a bridge
+/// child's message) is not repeated.
 fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
         source = cause.source();
     }
     text

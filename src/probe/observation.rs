@@ -69,8 +69,9 @@ impl Observation {
         for session in &sessions {
             if let Err(err) = service.add_session_to_memory(session).await {
                 add_error = Some(format!(
-                    "adding the corpus failed at session {:?}: {err}",
-                    session.id
+                    "adding the corpus failed at session {:?}: {}",
+                    session.id,
+                    err.backend_reason()
                 ));
                 break;
             }
@@ -200,7 +201,7 @@ async fn search(
     let found = service
         .search_memory(app_name, user_id, probe.query)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.backend_reason())?;
     let mut hits: Vec<String> = found
         .memories
         .iter()

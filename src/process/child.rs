@@ -153,11 +153,14 @@ impl Connection {
                     operation: op.call(),
                 })
             }
-            Ok(Err(Failure::Refused(refusal))) => Err(self.error(format!(
-                "failed request {id} ({}): {}",
-                op.name(),
-                refusal.message
-            ))),
+            Ok(Err(Failure::Refused(refusal))) => {
+                let what = format!("failed request {id} ({}): {}", op.name(), refusal.message);
+                // The child's own message is the cause: what `MemoryError::backend_reason` gives.
+                Err(MemoryError::backend_with_source(
+                    self.describe(what),
+                    refusal.message,
+                ))
+            }
             Ok(Err(Failure::Broken(reason))) => Err(self.error(reason)),
             Err(_) => {
                 Err(self
@@ -181,11 +184,17 @@ impl Connection {
 
     /// An error about the child: its command line, `what` happened, and its stderr's end.
     pub(crate) fn error(&self, what: impl fmt::Display) -> MemoryError {
-        MemoryError::backend(format!(
+        MemoryError::backend(self.describe(what))
+    }
+
+    /// The message of an error about the child: its command line, `what` happened, and its
+    /// stderr's end.
+    fn describe(&self, what: impl fmt::Display) -> String {
+        format!(
             "bridge child {} {what}{}",
             self.core.label,
             self.core.tail.render()
-        ))
+        )
     }
 }
 

@@ -191,28 +191,32 @@ impl Profile {
         }
     }
 
-    /// ADK Java's `InMemoryMemoryService` as released, **documented from its source, not run**
-    /// (no JVM where the kit is built): `InMemoryMemoryService.java` (package
-    /// `com.google.adk.memory`) of google/adk-java in its `[A-Za-z]+` revision (as at commit
-    /// 5269b87). The key is the string `appName + "/" + userId`; a re-add replaces (`put`, also
+    /// ADK Java's `InMemoryMemoryService`, verified by running `com.google.adk:google-adk`
+    /// 1.8.0 (Maven Central) through the process bridge (`cargo test -p
+    /// memory-conformance-bridges --test conformance_adk_java`), which confirmed every
+    /// dimension first documented from its source (`InMemoryMemoryService.java` of
+    /// google/adk-java at 5269b87): the key is the string `appName + "/" + userId` (its gate
+    /// declares `key.no_separator_collision` a known violation); a re-add replaces (`put`, also
     /// with no events); events without parts are dropped; words are `[A-Za-z]+`, lowercased;
     /// the query is `toLowerCase(Locale.ROOT).split("\\s+")`, so it splits on ASCII whitespace
-    /// and keeps punctuation; any word; text parts only; no limit; results in `ConcurrentHashMap`
-    /// order, promised as no order.
+    /// and keeps punctuation; any word; text parts only; no limit; results in
+    /// `ConcurrentHashMap` order, promised as no order; entries carry no id, and the service
+    /// has only the two calls.
     ///
-    /// Two behaviours no profile dimension holds, which a gate of it would declare known
-    /// violations: released builds format an entry's timestamp with `Instant.ofEpochSecond` on
-    /// epoch milliseconds (`result.fidelity`; see `docs/reference-behaviour.md`, commit 5269b87
-    /// already uses `ofEpochMilli`), and a search calls `part.text().get()` on every part, so a
-    /// stored tool call or inline data makes it throw (`index.text_only`). Later revisions of
-    /// the file (as at commit 4189a8c) cut NFC Unicode `\w+` words with single-script runs and
-    /// match non-ASCII query words as substrings, with no limit and the same key and order:
-    /// this profile does not describe them.
+    /// Two defects of 1.8.0 that no profile dimension holds, which its gate declares as known
+    /// violations: an entry's timestamp is `Instant.ofEpochSecond` of the event's epoch
+    /// milliseconds (`result.fidelity`: 2026 comes back as the year 57971), and a search calls
+    /// `part.text().get()` on every part, so one stored tool call or inline data makes every
+    /// later search of that user throw (`index.text_only` and the four rules that store such a
+    /// part first). With those parts left out, every rule holds against this profile. Later
+    /// revisions of the file on main (as at commit 4189a8c) use `Instant.ofEpochMilli`, cut NFC
+    /// Unicode `\w+` words with single-script runs and match non-ASCII query words as
+    /// substrings, with no limit and the same key and order: this profile does not describe
+    /// them.
     pub fn adk_java() -> Self {
         Self {
             name: "adk-java".into(),
-            provenance:
-                "google/adk-java InMemoryMemoryService.java at 5269b87; documented, not run".into(),
+            provenance: "google-adk 1.8.0 (Maven Central), run through the process bridge".into(),
             key: KeyScheme::JoinedWithSlash,
             order: Order::Unordered,
             capabilities: Capabilities::default(),
@@ -220,25 +224,30 @@ impl Profile {
         }
     }
 
-    /// ADK Go's in-memory memory service, **documented from its source, not run** (no Go
-    /// toolchain where the kit is built): `memory/inmemory.go` of google/adk-go as at commit
-    /// a19680b (module `google.golang.org/adk`, methods `AddSession` and `Search`). The key is a
-    /// struct of app name and user id; a re-add replaces (also with no events); the words of
-    /// each text part, and the query's, are `strings.SplitSeq(text, " ")` lowercased, so only
-    /// the space character separates and punctuation, tabs and newlines stay inside words; any
-    /// word; text parts only; no limit; results in Go map iteration order, which differs from
-    /// call to call. Entries carry a `time.Time`, not a string. Go lowercases rune by rune, so
-    /// a final `Σ` and `İ` lowercase differently from the model's full lowercase.
+    /// ADK Go's in-memory memory service (`memory.InMemoryService`), verified by running
+    /// `google.golang.org/adk/v2` v2.2.0 (the Go module proxy; its `memory/inmemory.go` is the
+    /// one of v1.6.0) through the process bridge (`cargo test -p memory-conformance-bridges
+    /// --test conformance_adk_go`), which confirmed every dimension first documented from its
+    /// source (`memory/inmemory.go` of google/adk-go at a19680b) and found one more: entries
+    /// carry their event's id. The key is a struct of app name and user id; a re-add replaces
+    /// (also with no events); the words of each text part, and the query's, are
+    /// `strings.SplitSeq(text, " ")` lowercased, so only the space character separates and
+    /// punctuation, tabs and newlines stay inside words; any word; text parts only; no limit;
+    /// results in Go map iteration order, which differs from call to call; the service has
+    /// only the two calls. Entries carry a `time.Time`, not a string (the bridge writes it as
+    /// RFC 3339 in UTC with milliseconds). Go lowercases rune by rune, so a final `Σ` and `İ`
+    /// lowercase differently from the model's full lowercase.
     ///
-    /// Later revisions of the file (module `google.golang.org/adk/v2`, as at commit 0c09321)
-    /// rank entries by the number of distinct query words matched and keep at most 10 in
-    /// session insertion order, cut words on Unicode letters, digits and `_` without NFC, and
-    /// match non-ASCII query words as substrings of the lowercased text: this profile does not
-    /// describe them.
+    /// Later, unreleased revisions of the file (as at commit 0c09321) rank entries by the
+    /// number of distinct query words matched and keep at most 10 in session insertion order,
+    /// cut words on Unicode letters, digits and `_` without NFC, and match non-ASCII query
+    /// words as substrings of the lowercased text: this profile does not describe them.
     pub fn adk_go() -> Self {
         Self {
             name: "adk-go".into(),
-            provenance: "google/adk-go memory/inmemory.go at a19680b; documented, not run".into(),
+            provenance:
+                "google.golang.org/adk/v2 v2.2.0 (Go module proxy), run through the process bridge"
+                    .into(),
             event_words: WordRule::Whitespace {
                 separators: Separators::Space,
                 cjk_ngrams: false,
@@ -247,7 +256,10 @@ impl Profile {
                 separators: Separators::Space,
             },
             order: Order::Unordered,
-            capabilities: Capabilities::default(),
+            capabilities: Capabilities {
+                entry_ids: true,
+                ..Capabilities::default()
+            },
             ..Self::reference()
         }
     }
