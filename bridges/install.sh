@@ -110,7 +110,7 @@ install_go() {
   command -v go >/dev/null || fail "go is not on the PATH (ADK Go v2.2.0 needs Go 1.26.5 or later)"
   echo "adk-go: building the ADK Go bridge into bridges/adk-go/target (the Go module proxy)"
   rm -f "$stamp"
-  (cd adk-go && GOMODCACHE="$PWD/.go/mod" GOCACHE="$PWD/.go/cache" GOFLAGS=-modcacherw \
+  (cd adk-go && GOMODCACHE="$PWD/.go/mod" GOCACHE="$PWD/.go/cache" GOFLAGS="-modcacherw -buildvcs=false" \
     GOTOOLCHAIN=local go build -mod=readonly -trimpath -o target/adk-go-bridge .) ||
     fail "go could not build the ADK Go bridge: is the Go module proxy reachable? (see go's message above)"
   printf '%s\n' "$want" >"$stamp"

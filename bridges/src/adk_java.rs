@@ -47,7 +47,9 @@ const BROKEN_BY_TEXT_GET: [&str; 5] = [
 /// whose slash-joined key implies a known violation, and two defects of google-adk 1.8.0
 /// declared as known violations: a stored part without text makes every later search of that
 /// user throw, which breaks the five rules that store one ([`BROKEN_BY_TEXT_GET`]), and entry
-/// timestamps are the event's milliseconds read as seconds (`result.fidelity`). One JVM serves
+/// timestamps are the event's milliseconds read as seconds (`result.fidelity`); both are
+/// reproduced without the bridge, in the package's own API, by `adk-java/src/test/` (run by
+/// `tests/worked_example_adk_java.rs`). One JVM serves
 /// every case. Every test is ignored, with the install command as the reason, where
 /// `bash bridges/install.sh` has not been run or `java` is missing.
 pub fn adk_java_gate() -> Gate {

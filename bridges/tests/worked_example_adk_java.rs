@@ -1,10 +1,15 @@
-//! The debugging guide's worked example against the real ADK Java: the JUnit test of
-//! `bridges/adk-java/src/test/` (the guide's three-assertion test as it is written, and the
-//! write under the wrong key `support/42`), run offline with Maven against `google-adk` 1.8.0's
-//! `InMemoryMemoryService`, and its Surefire report read back, so the trial fails unless both
-//! JUnit tests ran and passed. Ignored, with the install command, where `bash
-//! bridges/install.sh` has not built the ADK Java bridge (failed instead where
-//! `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` is set).
+//! ADK Java for real, without the bridge: the JUnit tests of `bridges/adk-java/src/test/`, run
+//! offline with Maven against `google-adk` 1.8.0's `InMemoryMemoryService`, and their Surefire
+//! reports read back, so the trial fails unless every test ran and passed:
+//!
+//! - `WorkedExampleTest`: the debugging guide's worked example, its three-assertion test as the
+//!   guide writes it, and the write under the wrong key `support/42`;
+//! - `KnownDefectsTest`: the standalone reproductions, in the package's own API, of the two
+//!   defects the `adk-java` gate declares as known violations (each fails once a release fixes
+//!   its defect).
+//!
+//! Ignored, with the install command, where `bash bridges/install.sh` has not built the ADK Java
+//! bridge (failed instead where `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` is set).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -13,11 +18,23 @@ use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 const REQUIRE_ALL: &str = "MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS";
 
-/// The JUnit class, and the tests it must report as run and passed.
-const TEST_CLASS: &str = "memoryconformance.adkjava.WorkedExampleTest";
-const TESTS: [&str; 2] = [
-    "recallsAcrossSessionsUnderSameKey",
-    "aWriteUnderTheWrongKeyIsNotFound",
+/// Each JUnit class, and the tests it must report as run and passed.
+const SUITES: [(&str, &[&str]); 2] = [
+    (
+        "memoryconformance.adkjava.WorkedExampleTest",
+        &[
+            "recallsAcrossSessionsUnderSameKey",
+            "aWriteUnderTheWrongKeyIsNotFound",
+        ],
+    ),
+    // The standalone reproductions of the two defects the adk-java gate declares.
+    (
+        "memoryconformance.adkjava.KnownDefectsTest",
+        &[
+            "aStoredToolCallMakesEverySearchThrow",
+            "anEntryTimestampIsTheEventsMillisecondsReadAsSeconds",
+        ],
+    ),
 ];
 
 fn project() -> PathBuf {
@@ -40,8 +57,8 @@ fn installed() -> Result<(), String> {
     }
 }
 
-/// Runs the JUnit test offline and checks Surefire's report: both tests run, none failed.
-fn the_guides_three_assertions_hold_against_adk_java() -> Result<(), Failed> {
+/// Runs the JUnit tests offline and checks Surefire's reports: every test run, none failed.
+fn the_guides_worked_example_holds_and_the_declared_defects_reproduce() -> Result<(), Failed> {
     let dir = project();
     let reports = dir.join("target/surefire-reports");
     // A report left by an earlier run must not stand in for this one.
@@ -58,43 +75,56 @@ fn the_guides_three_assertions_hold_against_adk_java() -> Result<(), Failed> {
         .current_dir(&dir)
         .output()
         .map_err(|err| format!("cannot run mvn in {}: {err}", dir.display()))?;
-    let report = reports.join(format!("TEST-{TEST_CLASS}.xml"));
-    let xml = std::fs::read_to_string(&report).map_err(|err| {
+    let said = || {
         format!(
-            "`mvn --offline test` in {} left no report at {} ({err}); it said:\n{}{}",
-            dir.display(),
-            report.display(),
+            "{}{}",
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         )
-    })?;
+    };
+    let mut problems = Vec::new();
+    for (class, tests) in SUITES {
+        if let Err(problem) = suite_passed(&reports, class, tests) {
+            problems.push(problem);
+        }
+    }
+    if !output.status.success() {
+        problems.push(format!("mvn ended with {}", output.status));
+    }
+    if !problems.is_empty() {
+        return Err(format!(
+            "ADK Java (google-adk 1.8.0) no longer behaves as the guide and the declared defects say:\n  {}\nreproduce with `cd bridges/adk-java && mvn -o -Dmaven.repo.local=.m2 test`; Maven said:\n{}",
+            problems.join("\n  "),
+            said()
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Whether Surefire's report of `class` in `reports` shows exactly `tests`, run and passed.
+fn suite_passed(reports: &Path, class: &str, tests: &[&str]) -> Result<(), String> {
+    let report = reports.join(format!("TEST-{class}.xml"));
+    let xml = std::fs::read_to_string(&report)
+        .map_err(|err| format!("no report of {class} at {} ({err})", report.display()))?;
     let suite = xml
         .lines()
         .find(|line| line.trim_start().starts_with("<testsuite "))
         .ok_or_else(|| format!("{} has no <testsuite> line", report.display()))?;
     let counts = ["tests", "failures", "errors", "skipped"].map(|name| attribute(suite, name));
-    let expected = [
-        Some(TESTS.len().to_string()),
-        Some("0".into()),
-        Some("0".into()),
-        Some("0".into()),
-    ];
-    let missing: Vec<&str> = TESTS
+    let expected = [tests.len().to_string(), "0".into(), "0".into(), "0".into()].map(Some);
+    let missing: Vec<&str> = tests
         .iter()
         .copied()
         .filter(|test| !xml.contains(&format!("<testcase name=\"{test}\"")))
         .collect();
-    if counts != expected || !missing.is_empty() || !output.status.success() {
-        return Err(format!(
-            "the guide's worked example does not hold against google-adk 1.8.0: {} reports tests/failures/errors/skipped {counts:?} (expected {expected:?}), missing {missing:?}, mvn {}; reproduce with `cd bridges/adk-java && mvn -o -Dmaven.repo.local=.m2 test`:\n{}{}",
-            report.display(),
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into());
+    if counts == expected && missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{class}: tests, failures, errors, skipped are {counts:?} (expected {expected:?}), tests missing {missing:?}"
+        ))
     }
-    Ok(())
 }
 
 /// The value of the XML attribute `name` on `line`.
@@ -105,9 +135,12 @@ fn attribute(line: &str, name: &str) -> Option<String> {
 }
 
 fn main() -> ExitCode {
-    let name = "worked_example::the_guides_three_assertions_hold_against_adk_java";
+    let name = "adk_java::the_guides_worked_example_holds_and_the_declared_defects_reproduce";
     let trial = match installed() {
-        Ok(()) => Trial::test(name, the_guides_three_assertions_hold_against_adk_java),
+        Ok(()) => Trial::test(
+            name,
+            the_guides_worked_example_holds_and_the_declared_defects_reproduce,
+        ),
         Err(reason) => {
             let required = std::env::var_os(REQUIRE_ALL).is_some();
             Trial::ignorable_test(name, move || {

@@ -208,8 +208,8 @@ impl Profile {
     /// milliseconds (`result.fidelity`: 2026 comes back as the year 57971), and a search calls
     /// `part.text().get()` on every part, so one stored tool call or inline data makes every
     /// later search of that user throw (`index.text_only` and the four rules that store such a
-    /// part first). With those parts left out, every rule holds against this profile. Later
-    /// revisions of the file on main (as at commit 4189a8c) use `Instant.ofEpochMilli`, cut NFC
+    /// part first). With those parts left out, every rule holds against this profile. Other
+    /// revisions of the file (as at commit 4189a8c) use `Instant.ofEpochMilli`, cut NFC
     /// Unicode `\w+` words with single-script runs and match non-ASCII query words as
     /// substrings, with no limit and the same key and order: this profile does not describe
     /// them.
@@ -238,7 +238,7 @@ impl Profile {
     /// RFC 3339 in UTC with milliseconds). Go lowercases rune by rune, so a final `Σ` and `İ`
     /// lowercase differently from the model's full lowercase.
     ///
-    /// Later, unreleased revisions of the file (as at commit 0c09321) rank entries by the
+    /// Other revisions of the file (as at commit 0c09321, not in v2.2.0) rank entries by the
     /// number of distinct query words matched and keep at most 10 in session insertion order,
     /// cut words on Unicode letters, digits and `_` without NFC, and match non-ASCII query
     /// words as substrings of the lowercased text: this profile does not describe them.
