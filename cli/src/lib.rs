@@ -5,7 +5,6 @@
 
 pub mod backends;
 pub mod gate;
-pub mod infer;
 pub mod junit;
 pub mod profiles;
 pub mod recall;

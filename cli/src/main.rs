@@ -3,7 +3,8 @@
 
 mod diagnose;
 mod explain;
-use memory_conformance_cli::{backends, gate, infer, profiles, recall, report, snapshot};
+use memory_conformance::infer;
+use memory_conformance_cli::{backends, gate, profiles, recall, report, snapshot};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -393,7 +394,7 @@ fn main() -> ExitCode {
                     inferred.profile.name = name;
                 }
                 print!("{}", inferred.to_toml());
-                if inferred.decisions.iter().any(|d| d.misfit.is_some()) {
+                if inferred.has_misfit() {
                     ExitCode::FAILURE
                 } else {
                     ExitCode::SUCCESS

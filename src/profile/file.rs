@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::benchmark::{QuestionKind, RecallFloor};
 
+use super::dimension::Dimension as _;
+
 use super::{
     Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval,
     Strings, Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
@@ -439,15 +441,15 @@ impl RawFile {
         }
         let missing: Vec<&str> = [
             ("name", self.name.is_none()),
-            ("retrieval", self.retrieval.is_none()),
-            ("key", self.key.is_none()),
-            ("readd", self.readd.is_none()),
-            ("multi_word", self.multi_word.is_none()),
-            ("tool_data", self.tool_data.is_none()),
-            ("limit", self.limit.is_none()),
-            ("order", self.order.is_none()),
-            ("event_words", self.event_words.is_none()),
-            ("query_terms", self.query_terms.is_none()),
+            (Retrieval::KEY, self.retrieval.is_none()),
+            (KeyScheme::KEY, self.key.is_none()),
+            (Readd::KEY, self.readd.is_none()),
+            (MultiWord::KEY, self.multi_word.is_none()),
+            (ToolData::KEY, self.tool_data.is_none()),
+            (Limit::KEY, self.limit.is_none()),
+            (Order::KEY, self.order.is_none()),
+            (WordRule::KEY, self.event_words.is_none()),
+            (QueryTerms::KEY, self.query_terms.is_none()),
         ]
         .into_iter()
         .filter_map(|(field, missing)| missing.then_some(field))

@@ -4,6 +4,7 @@
 //! dimensions' docs), so a profile is both the contract a backend is gated against and the
 //! documentation of how it behaves.
 
+pub(crate) mod dimension;
 mod file;
 mod presets;
 mod table;
