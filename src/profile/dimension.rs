@@ -53,6 +53,19 @@ pub(crate) trait Dimension: Clone + Sized + 'static {
     fn text(&self) -> String;
 }
 
+/// [`Dimension::of`] and [`Dimension::set`] of the dimension that is the profile's `$field`.
+macro_rules! field {
+    ($($field:ident).+) => {
+        fn of(profile: &Profile) -> Self {
+            profile.$($field).+.clone()
+        }
+
+        fn set(self, profile: &mut Profile) {
+            profile.$($field).+ = self;
+        }
+    };
+}
+
 /// `KEY = value` (`readd = append`), or the key alone for a capability.
 pub(crate) fn value_id(key: &str, entry: &ValueEntry) -> String {
     if entry.value.is_empty() {
@@ -273,13 +286,7 @@ impl Dimension for Retrieval {
         ]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.retrieval.clone()
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.retrieval = self;
-    }
+    field!(retrieval);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -352,13 +359,7 @@ impl Dimension for KeyScheme {
         vec![KeyScheme::Structured, KeyScheme::JoinedWithSlash]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.key
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.key = self;
-    }
+    field!(key);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -409,13 +410,7 @@ impl Dimension for Readd {
         ]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.readd
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.readd = self;
-    }
+    field!(readd);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -533,13 +528,7 @@ impl Dimension for WordRule {
         ]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.event_words
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.event_words = self;
-    }
+    field!(event_words);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -682,13 +671,7 @@ impl Dimension for QueryTerms {
         ]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.query_terms
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.query_terms = self;
-    }
+    field!(query_terms);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -774,13 +757,7 @@ impl Dimension for MultiWord {
         vec![MultiWord::AnyWord, MultiWord::AllWords]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.multi_word
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.multi_word = self;
-    }
+    field!(multi_word);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -817,13 +794,7 @@ impl Dimension for ToolData {
         vec![ToolData::NotIndexed, ToolData::Indexed]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.tool_data
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.tool_data = self;
-    }
+    field!(tool_data);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -862,13 +833,7 @@ impl Dimension for Limit {
         vec![Limit::Unlimited, Limit::AtMost(10)]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.limit
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.limit = self;
-    }
+    field!(limit);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -916,13 +881,7 @@ impl Dimension for Order {
         ]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.order
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.order = self;
-    }
+    field!(order);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -993,13 +952,7 @@ impl Dimension for Timestamps {
         vec![Timestamps::Rfc3339Utc, Timestamps::NaiveIsoformat]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.timestamps
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.timestamps = self;
-    }
+    field!(timestamps);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -1041,13 +994,7 @@ impl Dimension for Strings {
         vec![Strings::Any, Strings::WithoutNul]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.strings
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.strings = self;
-    }
+    field!(strings);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -1097,13 +1044,7 @@ impl Dimension for Visibility {
         vec![Visibility::Immediate, Visibility::Within { millis: 1 }]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.visibility
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.visibility = self;
-    }
+    field!(visibility);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self {
@@ -1149,13 +1090,7 @@ impl Dimension for Option<EventsDelta> {
         ]
     }
 
-    fn of(profile: &Profile) -> Self {
-        profile.capabilities.events_delta
-    }
-
-    fn set(self, profile: &mut Profile) {
-        profile.capabilities.events_delta = self;
-    }
+    field!(capabilities.events_delta);
 
     fn entry(&self) -> Option<&'static ValueEntry> {
         Some(match self.as_ref()? {
