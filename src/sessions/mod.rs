@@ -31,7 +31,6 @@ mod node;
 mod part;
 mod timestamp;
 
-use std::path::Path;
 
 use serde_json::Value;
 
@@ -66,16 +65,6 @@ pub struct LoadedSessions {
 pub fn read_sessions(text: &str) -> Result<LoadedSessions, SessionsError> {
     let value: Value = serde_json::from_str(text).map_err(SessionsError::syntax)?;
     read_sessions_value(&value)
-}
-
-/// [`read_sessions`] on a file; errors also name the file.
-///
-/// # Errors
-///
-/// When the file cannot be read, or as [`read_sessions`].
-pub fn read_sessions_file(path: &Path) -> Result<LoadedSessions, SessionsError> {
-    let text = std::fs::read_to_string(path).map_err(|err| SessionsError::io(path, &err))?;
-    read_sessions(&text).map_err(|err| err.in_file(path))
 }
 
 /// [`read_sessions`] on a parsed JSON value.
