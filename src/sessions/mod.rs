@@ -31,7 +31,6 @@ mod node;
 mod part;
 mod timestamp;
 
-
 use serde_json::Value;
 
 use crate::{Content, Event, Session};
