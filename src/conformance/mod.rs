@@ -31,6 +31,8 @@ mod clause_map;
 #[cfg(feature = "harness")]
 mod comparison;
 #[cfg(feature = "harness")]
+mod display;
+#[cfg(feature = "harness")]
 mod failure;
 #[cfg(feature = "harness")]
 mod failure_record;
