@@ -13,9 +13,12 @@
 //!   what a profile promises (`oracle.rs`) and the comparison of expected with actual
 //!   (`comparison.rs`, `mismatch.rs`); the verdicts (`verdict.rs`, `failure.rs`, `report.rs`);
 //!   running a rule on its own thread (`isolation.rs`); the test binary (`runner.rs`,
-//!   `recall_pin.rs`, `main_macro.rs`); and the clause map (`clause_map.rs`), which says which
+//!   `recall_pin.rs`, `main_macro.rs`); the debugging guide's replicas observed behind a
+//!   round-robin load balancer (`replica_spread.rs`); the display of the model's values in a
+//!   failure report (`display.rs`); and the clause map (`clause_map.rs`), which says which
 //!   rules and inputs check each clause of the specification and each profile dimension value
-//!   (rendered in `docs/clause-map.md`).
+//!   (rendered in `docs/clause-map.md`, its dimension values read from the profile's
+//!   dimension table).
 
 mod gate;
 mod known_violation;
@@ -53,6 +56,8 @@ mod property;
 #[cfg(feature = "harness")]
 pub(crate) mod recall_pin;
 #[cfg(feature = "harness")]
+mod replica_spread;
+#[cfg(feature = "harness")]
 mod report;
 #[cfg(feature = "harness")]
 mod round_robin;
@@ -76,6 +81,8 @@ pub use subject::Subject;
 
 #[cfg(feature = "harness")]
 pub use failure::RuleFailure;
+#[cfg(feature = "harness")]
+pub use replica_spread::{REPLICAS, ReplicaSpread, replicas};
 #[cfg(feature = "harness")]
 pub use report::{GateReport, RuleRun};
 #[cfg(feature = "harness")]
