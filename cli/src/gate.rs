@@ -5,13 +5,12 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use memory_conformance::benchmark::RecallFloor;
 use memory_conformance::conformance::rules::{self, Rule};
 use memory_conformance::conformance::{Gate, Subject, Verdict};
-use memory_conformance::process::ProcessBridge;
+use memory_conformance::process::{bridged_subject, command_line};
 use memory_conformance::profile::Profile;
 use serde::Serialize;
 
@@ -83,12 +82,12 @@ const FLOOR: &str = "recall.floor";
 
 /// Runs the gate; `Err` is bad input or a backend that could not start (exit 2).
 pub fn run(options: Options) -> Result<ExitCode, String> {
-    let shown = shown(&options.command);
+    let shown = command_line(&options.command);
     let backend = options
         .backend
         .clone()
         .unwrap_or_else(|| options.profile.name.clone());
-    let subject = bridged(
+    let subject = bridged_subject(
         &options.command,
         &backend,
         options.profile.clone(),
@@ -144,62 +143,6 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
-}
-
-/// The command as one line, for messages and reproduction commands.
-pub fn shown(command: &[OsString]) -> String {
-    command
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The subject of a backend behind the bridge `command` (program and arguments): the child is
-/// started once, shaking hands, every case gets a store of its own, and each instance the case
-/// opens is an `open` on that store (a reopen or a second instance reaches the same storage,
-/// under protocol v2), the store dropped when the case is over. `Err` says why the bridge could
-/// not start.
-pub fn bridged(
-    command: &[OsString],
-    backend: &str,
-    profile: Profile,
-    op_timeout: Duration,
-) -> Result<Subject, String> {
-    let (program, args) = command
-        .split_first()
-        .ok_or("name the bridge command after `--`, for example `-- python3 bridge.py`")?;
-    let mut child = std::process::Command::new(program);
-    child.args(args);
-    let bridge = start(child, op_timeout)
-        .map_err(|err| format!("the bridge `{}` could not start: {err}", shown(command)))?;
-    let forget = Arc::clone(&bridge);
-    let subject = Subject::namespaced(backend, profile, move |namespace| {
-        let bridge = Arc::clone(&bridge);
-        async move {
-            bridge
-                .open(namespace.as_str())
-                .await
-                .unwrap_or_else(|err| panic!("the bridge opened no store: {err}"))
-        }
-    })
-    .cleanup_with(move |namespace| forget.forget(namespace.as_str()))
-    // The harness waits longer than the bridge, so a hung child is reported by the bridge,
-    // with its standard error.
-    .op_timeout(op_timeout + Duration::from_secs(5));
-    Ok(subject)
-}
-
-/// Starts the bridge child once, shaking hands.
-fn start(command: std::process::Command, timeout: Duration) -> Result<Arc<ProcessBridge>, String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|err| format!("no runtime: {err}"))?;
-    runtime
-        .block_on(ProcessBridge::spawn_with_timeout(command, timeout))
-        .map(Arc::new)
-        .map_err(|err| err.to_string())
 }
 
 fn gate(options: &Options, subject: Subject, shown: &str) -> Gate {
@@ -322,18 +265,7 @@ fn rule_run(gate: &Gate, rule: &'static Rule) -> TestRun {
 
 fn recall_run(gate: &Gate, dir: &std::path::Path) -> TestRun {
     let name = gate.subject().test_name(RECALL);
-    let stem: String = gate
-        .subject()
-        .backend()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let stem = gate.subject().file_stem();
     let pinned = gate.observe_recall().and_then(|pins| {
         let problems: Vec<String> = pins
             .iter()

@@ -377,7 +377,7 @@ fn main() -> ExitCode {
                 (Some(wanted), true) => {
                     backends::bundled_gate(wanted).map(|gate| gate.subject().clone())
                 }
-                (None, false) => gate::bridged(
+                (None, false) => memory_conformance::process::bridged_subject(
                     &command,
                     name.as_deref().unwrap_or("inferred"),
                     memory_conformance::profile::Profile::reference(),
@@ -452,7 +452,7 @@ fn main() -> ExitCode {
             let subject = match (&backend, command.is_empty()) {
                 (Some(wanted), true) => backends::bundled_gate(wanted).map(|g| g.subject().clone()),
                 (None, false) => profiles::load(&profile).and_then(|file| {
-                    gate::bridged(
+                    memory_conformance::process::bridged_subject(
                         &command,
                         &file.profile.name.clone(),
                         file.profile,
