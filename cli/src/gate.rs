@@ -3,13 +3,15 @@
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use memory_conformance::benchmark::RecallFloor;
 use memory_conformance::conformance::rules::{self, Rule};
-use memory_conformance::conformance::{Gate, Subject, Verdict};
+use memory_conformance::conformance::{
+    Gate, RECALL_FLOOR, RECALL_SNAPSHOT, Subject, Trial, TrialOutcome,
+};
 use memory_conformance::process::{bridged_subject, command_line};
 use memory_conformance::profile::Profile;
 use serde::Serialize;
@@ -54,15 +56,36 @@ pub struct Options {
     pub recall_floor: RecallFloor,
 }
 
-/// One test of the run: a rule, or the recall snapshot.
+/// One test of the run, as the gate's trial came out, formatted.
 #[derive(Serialize)]
 struct TestRun {
     name: String,
-    outcome: &'static str,
+    outcome: Shown,
     /// The failure report, the reason a test was ignored, or a known violation's reason.
     detail: Option<String>,
     #[serde(skip)]
     known_violation: bool,
+}
+
+/// A trial's outcome as libtest writes it.
+#[derive(Clone, Copy, PartialEq, Eq, Serialize)]
+enum Shown {
+    #[serde(rename = "ok")]
+    Ok,
+    #[serde(rename = "FAILED")]
+    Failed,
+    #[serde(rename = "ignored")]
+    Ignored,
+}
+
+impl Shown {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Ok => "ok",
+            Self::Failed => "FAILED",
+            Self::Ignored => "ignored",
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -76,9 +99,6 @@ struct Summary<'a> {
     ignored: usize,
     filtered_out: usize,
 }
-
-const RECALL: &str = "snapshot.recall";
-const FLOOR: &str = "recall.floor";
 
 /// Runs the gate; `Err` is bad input or a backend that could not start (exit 2).
 pub fn run(options: Options) -> Result<ExitCode, String> {
@@ -97,31 +117,29 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     if let Err(problem) = gate.validate() {
         return Err(format!("the gate's declaration is wrong: {problem}"));
     }
-    let selected = select(&options, &backend)?;
-    let filtered_out = rules::catalogue().len()
-        + usize::from(options.snapshots.is_some())
-        + usize::from(!options.recall_floor.is_empty())
-        - selected.len();
+    let trials = gate.trials();
+    let listed = trials
+        .iter()
+        .filter(|test| test.id() != RECALL_SNAPSHOT || options.snapshots.is_some())
+        .count();
+    let selected = select(&options, &backend, trials)?;
+    let filtered_out = listed - selected.len();
     let mut runs = Vec::new();
     let mut printer = Printer::new(!options.json, selected.len());
     for test in &selected {
-        let run = match test {
-            Selected::Rule(rule) => rule_run(&gate, rule),
-            Selected::Recall(dir) => recall_run(&gate, dir),
-            Selected::Floor(floor) => floor_run(&gate, floor),
-        };
+        let run = test_run(&gate, test, options.snapshots.as_deref());
         printer.line(&run);
         runs.push(run);
     }
-    let count = |outcome: &str| runs.iter().filter(|r| r.outcome == outcome).count();
+    let count = |outcome: Shown| runs.iter().filter(|r| r.outcome == outcome).count();
     let summary = Summary {
         backend: &backend,
         profile: &options.profile.name,
         seed: options.seed,
         tests: &runs,
-        passed: count("ok"),
-        failed: count("FAILED"),
-        ignored: count("ignored"),
+        passed: count(Shown::Ok),
+        failed: count(Shown::Failed),
+        ignored: count(Shown::Ignored),
         filtered_out,
     };
     if let Some(path) = &options.junit {
@@ -175,60 +193,50 @@ fn gate(options: &Options, subject: Subject, shown: &str) -> Gate {
         })
 }
 
-enum Selected {
-    Rule(&'static Rule),
-    Recall(PathBuf),
-    Floor(RecallFloor),
-}
-
-/// The tests `--rules` and `--partition` leave, in catalogue order, the recall snapshot and
-/// the recall floor last.
-fn select(options: &Options, backend: &str) -> Result<Vec<Selected>, String> {
-    let matches = |id: &str| {
-        options.rules.is_empty()
-            || options.rules.iter().any(|pattern| {
-                let pattern = pattern
-                    .strip_prefix(&format!("{backend}::"))
-                    .unwrap_or(pattern);
-                match pattern.strip_suffix('*') {
-                    Some(prefix) => id.starts_with(prefix),
-                    None => id == pattern,
-                }
-            })
-    };
-    for pattern in &options.rules {
+/// The trials `--rules` and `--partition` leave, in the gate's order; the recall snapshot only
+/// with `--snapshots`, and the checks of the gate's declaration always.
+fn select(options: &Options, backend: &str, trials: Vec<Trial>) -> Result<Vec<Trial>, String> {
+    let matching = |pattern: &str, id: &str| {
         let pattern = pattern
             .strip_prefix(&format!("{backend}::"))
             .unwrap_or(pattern);
-        let known = rules::catalogue()
+        match pattern.strip_suffix('*') {
+            Some(prefix) => id.starts_with(prefix),
+            None => id == pattern,
+        }
+    };
+    let ids = || {
+        rules::catalogue()
             .iter()
             .map(Rule::id)
-            .chain([RECALL, FLOOR]);
-        let mut known = known.filter(|id| match pattern.strip_suffix('*') {
-            Some(prefix) => id.starts_with(prefix),
-            None => *id == pattern,
-        });
-        if known.next().is_none() {
-            let ids: Vec<&str> = rules::catalogue().iter().map(Rule::id).collect();
+            .chain([RECALL_SNAPSHOT, RECALL_FLOOR])
+    };
+    for pattern in &options.rules {
+        if !ids().any(|id| matching(pattern, id)) {
+            let pattern = pattern
+                .strip_prefix(&format!("{backend}::"))
+                .unwrap_or(pattern);
+            let rules: Vec<&str> = rules::catalogue().iter().map(Rule::id).collect();
             return Err(format!(
-                "--rules {pattern:?} matches no test; the rules are {}, {RECALL} and {FLOOR}",
-                ids.join(", ")
+                "--rules {pattern:?} matches no test; the rules are {}, {RECALL_SNAPSHOT} and {RECALL_FLOOR}",
+                rules.join(", ")
             ));
         }
     }
-    let mut selected: Vec<Selected> = rules::catalogue()
-        .iter()
-        .filter(|rule| matches(rule.id()))
-        .map(Selected::Rule)
+    let (declaration, tests): (Vec<Trial>, Vec<Trial>) = trials
+        .into_iter()
+        .filter(|test| test.id() != RECALL_SNAPSHOT || options.snapshots.is_some())
+        .partition(Trial::checks_the_declaration);
+    let mut selected: Vec<Trial> = tests
+        .into_iter()
+        .filter(|test| {
+            options.rules.is_empty()
+                || options
+                    .rules
+                    .iter()
+                    .any(|pattern| matching(pattern, test.id()))
+        })
         .collect();
-    if let Some(dir) = &options.snapshots
-        && matches(RECALL)
-    {
-        selected.push(Selected::Recall(dir.clone()));
-    }
-    if !options.recall_floor.is_empty() && matches(FLOOR) {
-        selected.push(Selected::Floor(options.recall_floor.clone()));
-    }
     if let Some((part, of)) = options.partition {
         selected = selected
             .into_iter()
@@ -237,81 +245,57 @@ fn select(options: &Options, backend: &str) -> Result<Vec<Selected>, String> {
             .map(|(_, test)| test)
             .collect();
     }
-    Ok(selected)
+    Ok(declaration.into_iter().chain(selected).collect())
 }
 
-fn rule_run(gate: &Gate, rule: &'static Rule) -> TestRun {
-    let verdict = gate.check(rule);
-    let name = gate.subject().test_name(rule.id());
-    let (outcome, detail, known_violation) = match &verdict {
-        Verdict::Passed { .. } => ("ok", None, false),
-        Verdict::NotApplicable { reason } => ("ignored", Some(reason.clone()), false),
-        Verdict::KnownViolationShown { .. } | Verdict::KnownViolationNotShown { .. } => {
-            ("ok", verdict.known_violation_note(), true)
-        }
-        red => (
-            "FAILED",
-            Some(red.to_string()),
-            matches!(red, Verdict::KnownViolationGone { .. }),
+/// Runs one trial, the recall snapshot pinned in `snapshots`.
+fn test_run(gate: &Gate, test: &Trial, snapshots: Option<&Path>) -> TestRun {
+    let pin = |gate: &Gate| match snapshots {
+        Some(dir) => pin_recall(gate, dir),
+        None => Err("no folder to pin the recall in: give --snapshots".to_owned()),
+    };
+    let outcome = test.run(gate, &pin);
+    let note = outcome.known_violation_note();
+    let (outcome, detail) = match outcome {
+        TrialOutcome::Passed { .. } => (Shown::Ok, note),
+        TrialOutcome::Ignored(reason) => (Shown::Ignored, Some(reason)),
+        TrialOutcome::Failed { report, .. } => (Shown::Failed, Some(report)),
+        _ => (
+            Shown::Failed,
+            Some("an outcome this command cannot show".to_owned()),
         ),
     };
     TestRun {
-        name,
+        name: gate.subject().test_name(test.id()),
         outcome,
         detail,
-        known_violation,
+        known_violation: test.is_known_violation(),
     }
 }
 
-fn recall_run(gate: &Gate, dir: &std::path::Path) -> TestRun {
-    let name = gate.subject().test_name(RECALL);
+/// Pins the gate's recall in `dir`, one file per snapshot.
+fn pin_recall(gate: &Gate, dir: &Path) -> Result<(), String> {
     let stem = gate.subject().file_stem();
-    let pinned = gate.observe_recall().and_then(|pins| {
-        let problems: Vec<String> = pins
-            .iter()
-            .map(|(suffix, text)| snapshot::pin(dir, &format!("{stem}.{suffix}.md"), text))
-            .filter_map(Result::err)
-            .collect();
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems.join("\n"))
-        }
-    });
-    let (outcome, detail) = match pinned {
-        Ok(()) => ("ok", None),
-        Err(problem) => ("FAILED", Some(problem)),
-    };
-    TestRun {
-        name,
-        outcome,
-        detail,
-        known_violation: false,
-    }
-}
-
-/// The recall benchmark against a fresh store, checked against the declared floor.
-fn floor_run(gate: &Gate, floor: &RecallFloor) -> TestRun {
-    let checked = gate.benchmark().and_then(|run| floor.check(&run));
-    let (outcome, detail) = match checked {
-        Ok(()) => ("ok", None),
-        Err(problem) => ("FAILED", Some(format!("{problem}declared: {floor}"))),
-    };
-    TestRun {
-        name: gate.subject().test_name(FLOOR),
-        outcome,
-        detail,
-        known_violation: false,
+    let pins = gate.observe_recall()?;
+    let problems: Vec<String> = pins
+        .iter()
+        .map(|(suffix, text)| snapshot::pin(dir, &format!("{stem}.{suffix}.md"), text))
+        .filter_map(Result::err)
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
     }
 }
 
 fn junit_case(run: &TestRun) -> Case {
     let outcome = match run.outcome {
-        "ok" => Outcome::Passed {
+        Shown::Ok => Outcome::Passed {
             note: run.detail.clone(),
         },
-        "ignored" => Outcome::Skipped(run.detail.clone().unwrap_or_default()),
-        _ => Outcome::Failed(run.detail.clone().unwrap_or_default()),
+        Shown::Ignored => Outcome::Skipped(run.detail.clone().unwrap_or_default()),
+        Shown::Failed => Outcome::Failed(run.detail.clone().unwrap_or_default()),
     };
     Case {
         name: run.name.clone(),
@@ -342,17 +326,21 @@ impl Printer {
             ""
         };
         let reason = match (run.outcome, &run.detail) {
-            ("ignored", Some(reason)) => format!(", {reason}"),
+            (Shown::Ignored, Some(reason)) => format!(", {reason}"),
             _ => String::new(),
         };
-        println!("test {kind}{} ... {}{reason}", run.name, run.outcome);
+        println!(
+            "test {kind}{} ... {}{reason}",
+            run.name,
+            run.outcome.as_str()
+        );
     }
 
     fn finish(&self, summary: &Summary<'_>) {
         let failed: Vec<&TestRun> = summary
             .tests
             .iter()
-            .filter(|r| r.outcome == "FAILED")
+            .filter(|r| r.outcome == Shown::Failed)
             .collect();
         let mut out = String::new();
         if !failed.is_empty() {
@@ -382,7 +370,7 @@ impl Printer {
         for run in summary
             .tests
             .iter()
-            .filter(|r| r.known_violation && r.outcome == "ok")
+            .filter(|r| r.known_violation && r.outcome == Shown::Ok)
         {
             let _ = writeln!(
                 out,

@@ -12,7 +12,8 @@
 //!   backend (`interpreter.rs`, every call through `call_guard.rs`); the oracle that computes
 //!   what a profile promises (`oracle.rs`) and the comparison of expected with actual
 //!   (`comparison.rs`, `mismatch.rs`); the verdicts (`verdict.rs`, `failure.rs`, `report.rs`);
-//!   running a rule on its own thread (`isolation.rs`); the test binary (`runner.rs`,
+//!   running a rule on its own thread (`isolation.rs`); the gate's test list, once for every
+//!   runner (`trial.rs`); the test binary (`runner.rs`,
 //!   `recall_pin.rs`, `main_macro.rs`); the debugging guide's replicas observed behind a
 //!   round-robin load balancer (`replica_spread.rs`); the display of the model's values in a
 //!   failure report (`display.rs`); and the clause map (`clause_map.rs`), which says which
@@ -72,6 +73,8 @@ mod seeding;
 #[cfg(feature = "harness")]
 mod timestamp_format;
 #[cfg(feature = "harness")]
+mod trial;
+#[cfg(feature = "harness")]
 mod verdict;
 
 pub use gate::{Gate, REQUIRE_ALL_BACKENDS};
@@ -85,5 +88,7 @@ pub use failure::RuleFailure;
 pub use replica_spread::{REPLICAS, ReplicaSpread, replicas};
 #[cfg(feature = "harness")]
 pub use report::{GateReport, RuleRun};
+#[cfg(feature = "harness")]
+pub use trial::{RECALL_FLOOR, RECALL_SNAPSHOT, Trial, TrialOutcome};
 #[cfg(feature = "harness")]
 pub use verdict::Verdict;
