@@ -4,6 +4,7 @@
 mod diagnose;
 mod explain;
 use memory_conformance::infer;
+use memory_conformance::process::ProcessBridge;
 use memory_conformance_cli::{backends, gate, profiles, recall, report, snapshot};
 
 use std::path::PathBuf;
@@ -62,7 +63,7 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         snapshots: Option<PathBuf>,
         /// How long one call of the bridge may take, in seconds (default: the profile file's,
-        /// else 20).
+        /// else the bridge's default, 20).
         #[arg(long, value_name = "SECONDS")]
         op_timeout: Option<u64>,
         /// The bridge's program and arguments.
@@ -88,7 +89,7 @@ enum Command {
         #[arg(long, default_value_t = 2026)]
         seed: u64,
         /// How long one call of the bridge may take, in seconds.
-        #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+        #[arg(long, value_name = "SECONDS", default_value_t = ProcessBridge::DEFAULT_TIMEOUT.as_secs())]
         op_timeout: u64,
         /// The bridge's program and arguments.
         #[arg(last = true, value_name = "COMMAND")]
@@ -162,7 +163,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
         /// How long one call of the bridge may take, in seconds.
-        #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+        #[arg(long, value_name = "SECONDS", default_value_t = ProcessBridge::DEFAULT_TIMEOUT.as_secs())]
         op_timeout: u64,
         /// The bridge's program and arguments.
         #[arg(last = true, value_name = "COMMAND")]
@@ -360,7 +361,10 @@ fn main() -> ExitCode {
                     json: matches!(format, GateFormat::Json),
                     snapshots,
                     op_timeout: std::time::Duration::from_secs(
-                        op_timeout.or(file.op_timeout_seconds).unwrap_or(20).max(1),
+                        op_timeout
+                            .or(file.op_timeout_seconds)
+                            .unwrap_or(ProcessBridge::DEFAULT_TIMEOUT.as_secs())
+                            .max(1),
                     ),
                     recall_floor: file.recall_floor,
                 })
