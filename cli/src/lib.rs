@@ -11,3 +11,4 @@ pub mod recall;
 pub mod replicas;
 pub mod report;
 pub mod snapshot;
+pub mod subject;

@@ -5,7 +5,7 @@ mod diagnose;
 mod explain;
 use memory_conformance::infer;
 use memory_conformance::process::ProcessBridge;
-use memory_conformance_cli::{backends, gate, profiles, recall, report, snapshot};
+use memory_conformance_cli::{gate, profiles, recall, report, snapshot, subject};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -377,18 +377,10 @@ fn main() -> ExitCode {
             op_timeout,
             command,
         } => {
-            let subject = match (&backend, command.is_empty()) {
-                (Some(wanted), true) => {
-                    backends::bundled_gate(wanted).map(|gate| gate.subject().clone())
-                }
-                (None, false) => memory_conformance::process::bridged_subject(
-                    &command,
-                    name.as_deref().unwrap_or("inferred"),
-                    memory_conformance::profile::Profile::reference(),
-                    std::time::Duration::from_secs(op_timeout.max(1)),
-                ),
-                _ => Err("name a bundled backend with --backend, or a bridge command after `--`, not both".into()),
-            };
+            let subject = subject::chosen(backend.as_deref(), &command, op_timeout, || {
+                let name = name.clone().unwrap_or_else(|| "inferred".into());
+                Ok((name, memory_conformance::profile::Profile::reference()))
+            });
             subject.map(|subject| {
                 let inferred = infer::infer(&subject, cases, seed, |dimension| {
                     eprintln!("memory-conformance infer: deciding {dimension}");
@@ -453,18 +445,10 @@ fn main() -> ExitCode {
             op_timeout,
             command,
         } => {
-            let subject = match (&backend, command.is_empty()) {
-                (Some(wanted), true) => backends::bundled_gate(wanted).map(|g| g.subject().clone()),
-                (None, false) => profiles::load(&profile).and_then(|file| {
-                    memory_conformance::process::bridged_subject(
-                        &command,
-                        &file.profile.name.clone(),
-                        file.profile,
-                        std::time::Duration::from_secs(op_timeout.max(1)),
-                    )
-                }),
-                _ => Err("name a bundled backend with --backend, or a bridge command after `--`, not both".into()),
-            };
+            let subject = subject::chosen(backend.as_deref(), &command, op_timeout, || {
+                let file = profiles::load(&profile)?;
+                Ok((file.profile.name.clone(), file.profile))
+            });
             subject
                 .and_then(recall::run_benchmark)
                 .and_then(|run| {
