@@ -7,13 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use memory_conformance::benchmark::RecallFloor;
 use memory_conformance::conformance::rules::{self, Rule};
 use memory_conformance::conformance::{
     Gate, RECALL_FLOOR, RECALL_SNAPSHOT, Subject, Trial, TrialOutcome,
 };
 use memory_conformance::process::{bridged_subject, command_line};
-use memory_conformance::profile::Profile;
+use memory_conformance::profile::ProfileFile;
 use serde::Serialize;
 
 use crate::junit::{self, Case, Outcome};
@@ -23,24 +22,16 @@ use crate::snapshot;
 pub struct Options {
     /// The bridge's program and its arguments.
     pub command: Vec<OsString>,
-    /// The profile the backend declares.
-    pub profile: Profile,
+    /// The profile file the backend declares (a preset's is the preset alone), with what the
+    /// command line adds to it or sets instead: known violations, cases, seed.
+    pub file: ProfileFile,
     /// How `--profile` named it, for the reproduction command.
     pub profile_arg: String,
     /// The backend's name in test names; the profile's name by default.
     pub backend: Option<String>,
-    /// Declared known violations: (rule id, reason).
-    pub known_violations: Vec<(String, String)>,
-    /// Declared known violations that are races (the profile file's `intermittent = true`):
-    /// (rule id, reason).
-    pub intermittent_violations: Vec<(String, String)>,
     /// Only the tests whose id or name matches one of these (`key.isolation`, `key.*`,
     /// `backend::key.isolation`); every test when empty.
     pub rules: Vec<String>,
-    /// Generated cases per rule (default: `PROPTEST_CASES`, else 256).
-    pub cases: Option<u32>,
-    /// The seed cases are generated from (default: `PROPTEST_RNG_SEED`, else random).
-    pub seed: Option<u64>,
     /// Run only part `K` of `N` (1-based) of the selected tests.
     pub partition: Option<(usize, usize)>,
     /// Also write JUnit XML here.
@@ -51,9 +42,6 @@ pub struct Options {
     pub snapshots: Option<PathBuf>,
     /// How long one call of the bridge may take.
     pub op_timeout: Duration,
-    /// The least recall on the recall benchmark the backend declares (test `recall.floor`);
-    /// no such test when empty.
-    pub recall_floor: RecallFloor,
 }
 
 /// One test of the run, as the gate's trial came out, formatted.
@@ -106,11 +94,11 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     let backend = options
         .backend
         .clone()
-        .unwrap_or_else(|| options.profile.name.clone());
+        .unwrap_or_else(|| options.file.profile.name.clone());
     let subject = bridged_subject(
         &options.command,
         &backend,
-        options.profile.clone(),
+        options.file.profile.clone(),
         options.op_timeout,
     )?;
     let gate = gate(&options, subject, &shown);
@@ -134,8 +122,8 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     let count = |outcome: Shown| runs.iter().filter(|r| r.outcome == outcome).count();
     let summary = Summary {
         backend: &backend,
-        profile: &options.profile.name,
-        seed: options.seed,
+        profile: &options.file.profile.name,
+        seed: options.file.seed,
         tests: &runs,
         passed: count(Shown::Ok),
         failed: count(Shown::Failed),
@@ -164,33 +152,17 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
 }
 
 fn gate(options: &Options, subject: Subject, shown: &str) -> Gate {
-    let mut gate = Gate::new(subject).reproduce_with(format!(
-        "memory-conformance gate --profile {} --rules '{{rule}}' --seed {{seed}}{} -- {shown}",
-        options.profile_arg,
-        options
-            .cases
-            .map(|c| format!(" --cases {c}"))
-            .unwrap_or_default()
-    ));
-    gate = gate.recall_floor(options.recall_floor.clone());
-    if let Some(cases) = options.cases {
-        gate = gate.cases(cases);
-    }
-    if let Some(seed) = options.seed {
-        gate = gate.seed(seed);
-    }
-    let gate = options
-        .known_violations
-        .iter()
-        .fold(gate, |gate, (rule, reason)| {
-            gate.known_violation(rule, reason)
-        });
-    options
-        .intermittent_violations
-        .iter()
-        .fold(gate, |gate, (rule, reason)| {
-            gate.known_intermittent_violation(rule, reason)
-        })
+    Gate::new(subject)
+        .reproduce_with(format!(
+            "memory-conformance gate --profile {} --rules '{{rule}}' --seed {{seed}}{} -- {shown}",
+            options.profile_arg,
+            options
+                .file
+                .cases
+                .map(|c| format!(" --cases {c}"))
+                .unwrap_or_default()
+        ))
+        .declared_by(&options.file)
 }
 
 /// The trials `--rules` and `--partition` leave, in the gate's order; the recall snapshot only

@@ -343,30 +343,27 @@ fn main() -> ExitCode {
                     .ok_or_else(|| format!("--known-violation {declared:?} is not RULE=REASON"))
             })
             .collect::<Result<Vec<_>, String>>()
-            .and_then(|mut known_violations| {
-                let file = profiles::load(&profile)?;
-                known_violations.extend(file.known_violations);
+            .and_then(|known_violations| {
+                let mut file = profiles::load(&profile)?;
+                let op_timeout = op_timeout
+                    .or(file.op_timeout_seconds)
+                    .unwrap_or(ProcessBridge::DEFAULT_TIMEOUT.as_secs())
+                    .max(1);
+                // The flags add to the file, or win over it.
+                file.known_violations.splice(0..0, known_violations);
+                file.cases = cases.or(file.cases);
+                file.seed = seed.or(file.seed);
                 gate::run(gate::Options {
                     command,
-                    profile: file.profile,
+                    file,
                     profile_arg: profile,
                     backend,
-                    known_violations,
-                    intermittent_violations: file.intermittent_violations,
                     rules,
-                    cases: cases.or(file.cases),
-                    seed: seed.or(file.seed),
                     partition,
                     junit,
                     json: matches!(format, GateFormat::Json),
                     snapshots,
-                    op_timeout: std::time::Duration::from_secs(
-                        op_timeout
-                            .or(file.op_timeout_seconds)
-                            .unwrap_or(ProcessBridge::DEFAULT_TIMEOUT.as_secs())
-                            .max(1),
-                    ),
-                    recall_floor: file.recall_floor,
+                    op_timeout: std::time::Duration::from_secs(op_timeout),
                 })
             }),
         Command::Infer {
