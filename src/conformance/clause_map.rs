@@ -383,8 +383,9 @@ pub(crate) fn markdown() -> String {
         "# The clause map\n\n\
          Every clause of [the reference's behaviour](reference-behaviour.md) and every value a \
          profile dimension can take, with the rules that check it and the generated inputs that \
-         reach it. Generated from `src/conformance/clause_map.rs`; a test fails when a clause, a \
-         value or a rule has nothing, or when this page differs from the data.\n",
+         reach it. Generated from `src/conformance/clause_map.rs` (the specification and the \
+         inputs) and `src/profile/dimension.rs` (the dimension values); a test fails when a \
+         clause, a value or a rule has nothing, or when this page differs from the data.\n",
     );
     let table = |out: &mut String, title: &str, clauses: &[Clause]| {
         let _ = write!(
@@ -521,7 +522,8 @@ mod tests {
         let committed = std::fs::read_to_string(path).unwrap_or_default();
         assert!(
             committed == rendered,
-            "docs/clause-map.md differs from src/conformance/clause_map.rs: regenerate it with \
+            "docs/clause-map.md differs from src/conformance/clause_map.rs and \
+             src/profile/dimension.rs: regenerate it with \
              `MEMORY_CONFORMANCE_WRITE_DOCS=1 cargo test -p memory-conformance --lib clause_map`"
         );
     }
