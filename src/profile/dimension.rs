@@ -34,8 +34,9 @@ pub(crate) struct ValueEntry {
 /// A dimension of a [`Profile`]: a field whose value is one of a few kinds.
 #[cfg_attr(not(feature = "harness"), allow(dead_code))]
 pub(crate) trait Dimension: Clone + Sized + 'static {
-    /// The dimension's key in a profile file (`readd`), and its name in `infer`'s notes and the
-    /// clause map.
+    /// The dimension's name (`readd`): its key in a profile file (but `visibility`, which a
+    /// file writes as `visible_within_ms`), and its name in `infer`'s notes, the clause map
+    /// and the implied known violations.
     const KEY: &'static str;
     /// Its row in the profile table (`re-add`).
     const LABEL: &'static str;

@@ -618,6 +618,35 @@ mod tests {
     }
 
     #[test]
+    fn every_dimension_is_written_under_its_name() {
+        let mut profile = Profile::reference();
+        profile.timestamps = Timestamps::NaiveIsoformat;
+        profile.strings = Strings::WithoutNul;
+        profile.capabilities.events_delta = Some(crate::profile::EventsDelta::AppendNewIds);
+        profile.capabilities.explicit_memories = true;
+        profile.capabilities.entry_ids = true;
+        profile.capabilities.delete = true;
+        profile.capabilities.search_limit = true;
+        let written = ProfileFile::of(profile).to_toml();
+        for row in super::super::dimension::table() {
+            let key = match row.key {
+                "visibility" => continue,
+                key => key,
+            };
+            let (table, field) = key.split_once('.').unwrap_or(("", key));
+            let found = if table.is_empty() {
+                written.contains(&format!("\n{field} = "))
+                    || written.contains(&format!("[{field}]"))
+            } else {
+                written
+                    .split_once(&format!("[{table}]"))
+                    .is_some_and(|(_, rest)| rest.contains(&format!("\n{field} = ")))
+            };
+            assert!(found, "the file writes no `{key}`:\n{written}");
+        }
+    }
+
+    #[test]
     fn an_intermittent_violation_is_declared_apart_from_the_others() {
         let file = ProfileFile::parse(
             "format = 1\nextends = \"reference\"\n[[known_violation]]\nrule = \"result.fidelity\"\nreason = \"naive\"\n[[known_violation]]\nrule = \"scope.shared\"\nreason = \"a pool race\"\nintermittent = true\n[[known_violation]]\nrule = \"key.isolation\"\nreason = \"said plainly\"\nintermittent = false\n",
