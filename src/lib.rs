@@ -14,12 +14,13 @@
 //!   [`inspect::read_log`]), and the tool-side [`ToolContext`] and [`load_memory`];
 //! - [`sessions`]: the session JSON of every ADK language, detected automatically, and ADK
 //!   Python's session database (feature `session-database`);
-//! - the [`profile`] a backend declares, and its [`conformance`] gate.
+//! - the [`profile`] a backend declares, its [`conformance`] gate, and [`infer`], which finds
+//!   the profile that fits a backend.
 //!
 //! # Features
 //!
 //! - `harness` (default): the conformance harness (rules, generators, the test runner,
-//!   recall snapshots, the [`probe`] corpus and the [`process`] bridge), with proptest, insta
+//!   recall snapshots, [`infer`], the [`probe`] corpus and the [`process`] bridge), with proptest, insta
 //!   and libtest-mimic. A backend crate depends on the kit with `default-features = false`,
 //!   which keeps the model, the trait, the reference, inspection, profiles and gate
 //!   declarations, and adds the kit with the harness as a dev-dependency only.
@@ -50,6 +51,8 @@ pub mod embed;
 mod error;
 mod explain;
 mod in_memory;
+#[cfg(feature = "harness")]
+pub mod infer;
 pub mod inspect;
 mod model;
 #[cfg(feature = "harness")]

@@ -5,10 +5,10 @@
 
 pub mod backends;
 pub mod gate;
-pub mod infer;
 pub mod junit;
 pub mod profiles;
 pub mod recall;
 pub mod replicas;
 pub mod report;
 pub mod snapshot;
+pub mod subject;

@@ -3,7 +3,9 @@
 
 mod diagnose;
 mod explain;
-use memory_conformance_cli::{backends, gate, infer, profiles, recall, report, snapshot};
+use memory_conformance::infer;
+use memory_conformance::process::ProcessBridge;
+use memory_conformance_cli::{gate, profiles, recall, report, snapshot, subject};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -61,7 +63,7 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         snapshots: Option<PathBuf>,
         /// How long one call of the bridge may take, in seconds (default: the profile file's,
-        /// else 20).
+        /// else the bridge's default, 20).
         #[arg(long, value_name = "SECONDS")]
         op_timeout: Option<u64>,
         /// The bridge's program and arguments.
@@ -87,7 +89,7 @@ enum Command {
         #[arg(long, default_value_t = 2026)]
         seed: u64,
         /// How long one call of the bridge may take, in seconds.
-        #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+        #[arg(long, value_name = "SECONDS", default_value_t = ProcessBridge::DEFAULT_TIMEOUT.as_secs())]
         op_timeout: u64,
         /// The bridge's program and arguments.
         #[arg(last = true, value_name = "COMMAND")]
@@ -161,7 +163,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
         /// How long one call of the bridge may take, in seconds.
-        #[arg(long, value_name = "SECONDS", default_value_t = 20)]
+        #[arg(long, value_name = "SECONDS", default_value_t = ProcessBridge::DEFAULT_TIMEOUT.as_secs())]
         op_timeout: u64,
         /// The bridge's program and arguments.
         #[arg(last = true, value_name = "COMMAND")]
@@ -352,27 +354,27 @@ fn main() -> ExitCode {
                     .ok_or_else(|| format!("--known-violation {declared:?} is not RULE=REASON"))
             })
             .collect::<Result<Vec<_>, String>>()
-            .and_then(|mut known_violations| {
-                let file = profiles::load(&profile)?;
-                known_violations.extend(file.known_violations);
+            .and_then(|known_violations| {
+                let mut file = profiles::load(&profile)?;
+                let op_timeout = op_timeout
+                    .or(file.op_timeout_seconds)
+                    .unwrap_or(ProcessBridge::DEFAULT_TIMEOUT.as_secs())
+                    .max(1);
+                // The flags add to the file, or win over it.
+                file.known_violations.splice(0..0, known_violations);
+                file.cases = cases.or(file.cases);
+                file.seed = seed.or(file.seed);
                 gate::run(gate::Options {
                     command,
-                    profile: file.profile,
+                    file,
                     profile_arg: profile,
                     backend,
-                    known_violations,
-                    intermittent_violations: file.intermittent_violations,
                     rules,
-                    cases: cases.or(file.cases),
-                    seed: seed.or(file.seed),
                     partition,
                     junit,
                     json: matches!(format, GateFormat::Json),
                     snapshots,
-                    op_timeout: std::time::Duration::from_secs(
-                        op_timeout.or(file.op_timeout_seconds).unwrap_or(20).max(1),
-                    ),
-                    recall_floor: file.recall_floor,
+                    op_timeout: std::time::Duration::from_secs(op_timeout),
                 })
             }),
         Command::Infer {
@@ -383,18 +385,10 @@ fn main() -> ExitCode {
             op_timeout,
             command,
         } => {
-            let subject = match (&backend, command.is_empty()) {
-                (Some(wanted), true) => {
-                    backends::bundled_gate(wanted).map(|gate| gate.subject().clone())
-                }
-                (None, false) => gate::bridged(
-                    &command,
-                    name.as_deref().unwrap_or("inferred"),
-                    memory_conformance::profile::Profile::reference(),
-                    std::time::Duration::from_secs(op_timeout.max(1)),
-                ),
-                _ => Err("name a bundled backend with --backend, or a bridge command after `--`, not both".into()),
-            };
+            let subject = subject::chosen(backend.as_deref(), &command, op_timeout, || {
+                let name = name.clone().unwrap_or_else(|| "inferred".into());
+                Ok((name, memory_conformance::profile::Profile::reference()))
+            });
             subject.map(|subject| {
                 let inferred = infer::infer(&subject, cases, seed, |dimension| {
                     eprintln!("memory-conformance infer: deciding {dimension}");
@@ -404,7 +398,7 @@ fn main() -> ExitCode {
                     inferred.profile.name = name;
                 }
                 print!("{}", inferred.to_toml());
-                if inferred.decisions.iter().any(|d| d.misfit.is_some()) {
+                if inferred.has_misfit() {
                     ExitCode::FAILURE
                 } else {
                     ExitCode::SUCCESS
@@ -459,18 +453,10 @@ fn main() -> ExitCode {
             op_timeout,
             command,
         } => {
-            let subject = match (&backend, command.is_empty()) {
-                (Some(wanted), true) => backends::bundled_gate(wanted).map(|g| g.subject().clone()),
-                (None, false) => profiles::load(&profile).and_then(|file| {
-                    gate::bridged(
-                        &command,
-                        &file.profile.name.clone(),
-                        file.profile,
-                        std::time::Duration::from_secs(op_timeout.max(1)),
-                    )
-                }),
-                _ => Err("name a bundled backend with --backend, or a bridge command after `--`, not both".into()),
-            };
+            let subject = subject::chosen(backend.as_deref(), &command, op_timeout, || {
+                let file = profiles::load(&profile)?;
+                Ok((file.profile.name.clone(), file.profile))
+            });
             subject
                 .and_then(recall::run_benchmark)
                 .and_then(|run| {

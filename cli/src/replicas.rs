@@ -1,13 +1,13 @@
 //! The report's section on the debugging guide's replicas: each backend's write through
 //! replica 1 of 3, and which searches spread across the three found it
-//! ([`memory_conformance::probe::replicas`]).
+//! ([`memory_conformance::conformance::replicas`]).
 
 use std::fmt::Write as _;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use memory_conformance::conformance::Gate;
-use memory_conformance::probe::{self, REPLICAS, ReplicaSpread};
+use memory_conformance::conformance::{REPLICAS, ReplicaSpread, replicas};
 
 /// Searches after the write: one through each replica.
 pub const SEARCHES: usize = REPLICAS;
@@ -103,7 +103,7 @@ fn observe(gate: &Gate) -> Result<ReplicaSpread, String> {
                 .build()
                 .map_err(|err| format!("could not start: no tokio runtime ({err})"))
                 .and_then(|runtime| {
-                    let observed = runtime.block_on(probe::replicas(&subject, SEARCHES));
+                    let observed = runtime.block_on(replicas(&subject, SEARCHES));
                     runtime.shutdown_background();
                     observed.map_err(|problem| format!("failed at {problem}"))
                 });

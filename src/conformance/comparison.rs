@@ -1,9 +1,10 @@
 //! Expected against actual: every [`Expect`] of a search step, and the oracle's answer,
 //! compared with the entries a backend returned.
 
-use super::mismatch::{Problem, count};
+use super::display::{ContentsDisplay, EntriesDisplay, count};
+use super::mismatch::Problem;
 use super::oracle::{Expected, Oracle, Ranking};
-use super::scenario::{ContentsDisplay, EntriesDisplay, Expect, Search};
+use super::scenario::{Expect, Search};
 use super::timestamp_format;
 use crate::profile::{Limit, Timestamps, VectorIndex};
 use crate::{Content, MemoryEntry};
@@ -235,7 +236,7 @@ impl Expected {
                 return Err(format!(
                     "an entry, {}, that is no candidate: not stored under this key, replaced, \
                      deleted, returned twice, or without a word to embed",
-                    super::scenario::ContentDisplay(content)
+                    super::display::ContentDisplay(content)
                 ));
             };
             used[i] = true;

@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::known_violation::{KnownViolation, implied_violations};
 use super::subject::Subject;
 use crate::benchmark::RecallFloor;
+use crate::profile::ProfileFile;
 
 /// Every rule of the kit against one backend, with its known violations: the one declaration
 /// of a backend's gate, run by its test target (`conformance_main!`), by the command line and
@@ -108,6 +109,49 @@ impl Gate {
         self.declared
             .push(KnownViolation::intermittent(rule_id, reason));
         self
+    }
+
+    /// The gate with what a profile file declares for it: its known violations (races as
+    /// [intermittent](Gate::known_intermittent_violation)), its cases, seed and recall floor.
+    /// The per-call timeout (`op_timeout_seconds`) belongs to whoever makes the subject: a
+    /// Rust gate gives it to [`Gate::op_timeout`], and
+    /// [`bridged_subject`](crate::process::bridged_subject) to the bridge.
+    ///
+    /// ```
+    /// use memory_conformance::conformance::{Gate, Subject};
+    /// use memory_conformance::profile::ProfileFile;
+    /// let file = ProfileFile::parse(r#"
+    ///     format = 1
+    ///     extends = "adk-python"
+    ///     name = "my-sqlite-memory"
+    ///     [[known_violation]]
+    ///     rule = "result.fidelity"
+    ///     reason = "naive local timestamps"
+    ///     [gate]
+    ///     cases = 64
+    /// "#).unwrap();
+    /// let subject = Subject::new("my-sqlite-memory", file.profile.clone(), || async {
+    ///     memory_conformance::InMemoryMemoryService::new()
+    /// });
+    /// let gate = Gate::new(subject).declared_by(&file);
+    /// assert_eq!(gate.known_violations().last().unwrap().rule_id(), "result.fidelity");
+    /// ```
+    #[must_use]
+    pub fn declared_by(self, file: &ProfileFile) -> Self {
+        let mut gate = self.recall_floor(file.recall_floor.clone());
+        for (rule, reason) in &file.known_violations {
+            gate = gate.known_violation(rule, reason);
+        }
+        for (rule, reason) in &file.intermittent_violations {
+            gate = gate.known_intermittent_violation(rule, reason);
+        }
+        if let Some(cases) = file.cases {
+            gate = gate.cases(cases);
+        }
+        if let Some(seed) = file.seed {
+            gate = gate.seed(seed);
+        }
+        gate
     }
 
     /// Marks the backend as not runnable here (a missing interpreter, an uninstalled

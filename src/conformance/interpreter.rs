@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 
 use super::call_guard::{guarded, panic_message};
 use super::comparison::{check_search, is_one_version};
+use super::display::{ContentDisplay, ContentsDisplay};
 use super::mismatch::{Mismatch, Problem};
 use super::namespace::Namespace;
 use super::oracle::Oracle;
 use super::round_robin;
-use super::scenario::{ContentDisplay, ContentsDisplay, Expect, Scenario, Search, Step};
+use super::scenario::{Expect, Scenario, Search, Step};
 use super::subject::Subject;
 use crate::profile::{Limit, Strings};
 use crate::{

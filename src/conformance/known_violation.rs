@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::profile::{KeyScheme, Profile, Readd, Strings, Timestamps};
+use crate::profile::dimension::{self, value_id};
+use crate::profile::{Profile, Strings, Timestamps};
 
 /// A required rule the backend is known to break, and why. Its trial passes while the
 /// violation shows and fails as soon as it disappears, so an upstream fix is noticed.
@@ -16,7 +17,7 @@ use crate::profile::{KeyScheme, Profile, Readd, Strings, Timestamps};
 pub struct KnownViolation {
     rule_id: String,
     reason: String,
-    implied_by: Option<&'static str>,
+    implied_by: Option<String>,
     intermittent: bool,
 }
 
@@ -37,11 +38,11 @@ impl KnownViolation {
         }
     }
 
-    fn implied(rule_id: &str, dimension: &'static str, reason: &str) -> Self {
+    fn implied(rule_id: &str, value: String, reason: &str) -> Self {
         Self {
             rule_id: rule_id.to_owned(),
-            reason: format!("the profile declares {dimension}: {reason}"),
-            implied_by: Some(dimension),
+            reason: format!("the profile declares {value}: {reason}"),
+            implied_by: Some(value),
             intermittent: false,
         }
     }
@@ -58,8 +59,8 @@ impl KnownViolation {
 
     /// The profile dimension that implies the violation (`readd = append`), if it was not
     /// declared by hand.
-    pub fn implied_by(&self) -> Option<&'static str> {
-        self.implied_by
+    pub fn implied_by(&self) -> Option<&str> {
+        self.implied_by.as_deref()
     }
 
     /// Whether the violation is a race that shows in some runs and not in others
@@ -82,42 +83,15 @@ impl KnownViolation {
 /// ```
 pub fn implied_violations(profile: &Profile) -> Vec<KnownViolation> {
     let mut implied = Vec::new();
-    if profile.key == KeyScheme::JoinedWithSlash {
-        implied.push(KnownViolation::implied(
-            "key.no_separator_collision",
-            "key = joined with \"/\"",
-            "(\"a/b\", \"c\") and (\"a\", \"b/c\") join to one string and share one store",
-        ));
-    }
-    match profile.readd {
-        Readd::Replace => {}
-        Readd::Append => {
+    for row in dimension::table() {
+        let Some(entry) = (row.entry)(profile) else {
+            continue;
+        };
+        for (rule_id, reason) in entry.implies {
             implied.push(KnownViolation::implied(
-                "replace.readd_replaces",
-                "readd = append",
-                "a re-add appends to what the session held, so old words still match and entries come back twice",
-            ));
-            implied.push(KnownViolation::implied(
-                "replace.readd_with_nothing",
-                "readd = append",
-                "a re-add with no text appends nothing, so the old text stays",
-            ));
-        }
-        Readd::ReplaceUnlessNoText => implied.push(KnownViolation::implied(
-            "replace.readd_with_nothing",
-            "readd = replace unless no text",
-            "a re-add none of whose events has a word is ignored, so the old text stays",
-        )),
-        Readd::UpsertByEventId => {
-            implied.push(KnownViolation::implied(
-                "replace.readd_replaces",
-                "readd = upsert by event id",
-                "a re-add writes each event by its id, so an event the new version no longer has, or has under another id, still matches",
-            ));
-            implied.push(KnownViolation::implied(
-                "replace.readd_with_nothing",
-                "readd = upsert by event id",
-                "events without text are skipped, so the old text stays",
+                rule_id,
+                value_id(row.key, entry),
+                reason,
             ));
         }
     }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::scenario::EntriesDisplay;
+use super::display::{EntriesDisplay, count};
 use crate::MemoryEntry;
 
 /// The failing step of a scenario and what went wrong there.
@@ -69,14 +69,5 @@ impl fmt::Display for Mismatch {
             }
             Problem::Panicked { op, message } => write!(f, "{op} panicked: {message}"),
         }
-    }
-}
-
-/// `1 entry`, `3 entries`.
-pub(crate) fn count(n: usize) -> String {
-    if n == 1 {
-        "1 entry".into()
-    } else {
-        format!("{n} entries")
     }
 }

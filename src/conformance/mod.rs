@@ -12,10 +12,14 @@
 //!   backend (`interpreter.rs`, every call through `call_guard.rs`); the oracle that computes
 //!   what a profile promises (`oracle.rs`) and the comparison of expected with actual
 //!   (`comparison.rs`, `mismatch.rs`); the verdicts (`verdict.rs`, `failure.rs`, `report.rs`);
-//!   running a rule on its own thread (`isolation.rs`); the test binary (`runner.rs`,
-//!   `recall_pin.rs`, `main_macro.rs`); and the clause map (`clause_map.rs`), which says which
+//!   running a rule on its own thread (`isolation.rs`); the gate's test list, once for every
+//!   runner (`trial.rs`); the test binary (`runner.rs`,
+//!   `recall_pin.rs`, `main_macro.rs`); the debugging guide's replicas observed behind a
+//!   round-robin load balancer (`replica_spread.rs`); the display of the model's values in a
+//!   failure report (`display.rs`); and the clause map (`clause_map.rs`), which says which
 //!   rules and inputs check each clause of the specification and each profile dimension value
-//!   (rendered in `docs/clause-map.md`).
+//!   (rendered in `docs/clause-map.md`, its dimension values read from the profile's
+//!   dimension table).
 
 mod gate;
 mod known_violation;
@@ -30,6 +34,8 @@ pub(crate) mod call_guard;
 mod clause_map;
 #[cfg(feature = "harness")]
 mod comparison;
+#[cfg(feature = "harness")]
+mod display;
 #[cfg(feature = "harness")]
 mod failure;
 #[cfg(feature = "harness")]
@@ -51,6 +57,8 @@ mod property;
 #[cfg(feature = "harness")]
 pub(crate) mod recall_pin;
 #[cfg(feature = "harness")]
+mod replica_spread;
+#[cfg(feature = "harness")]
 mod report;
 #[cfg(feature = "harness")]
 mod round_robin;
@@ -65,6 +73,8 @@ mod seeding;
 #[cfg(feature = "harness")]
 mod timestamp_format;
 #[cfg(feature = "harness")]
+mod trial;
+#[cfg(feature = "harness")]
 mod verdict;
 
 pub use gate::{Gate, REQUIRE_ALL_BACKENDS};
@@ -75,6 +85,10 @@ pub use subject::Subject;
 #[cfg(feature = "harness")]
 pub use failure::RuleFailure;
 #[cfg(feature = "harness")]
+pub use replica_spread::{REPLICAS, ReplicaSpread, replicas};
+#[cfg(feature = "harness")]
 pub use report::{GateReport, RuleRun};
+#[cfg(feature = "harness")]
+pub use trial::{RECALL_FLOOR, RECALL_SNAPSHOT, Trial, TrialOutcome};
 #[cfg(feature = "harness")]
 pub use verdict::Verdict;

@@ -1,7 +1,11 @@
 //! The round-robin load balancer of [`Step::Replicas`]: which instance each step of a scenario
-//! goes to. The interpreter routes calls by it and the scenario prints it, from one function.
+//! goes to. The interpreter routes calls by it and a scenario is printed with it (the
+//! scenario's `Display`, here), from one function.
 
-use super::scenario::Step;
+use std::fmt;
+
+use super::display::SessionDisplay;
+use super::scenario::{Scenario, Step};
 
 /// The instances each step of `steps` goes to, one entry a step: `None` where the step goes
 /// to the current instance as usual, else the instance of each of its calls.
@@ -36,6 +40,38 @@ pub(crate) fn routes(steps: &[Step]) -> Vec<Option<Vec<usize>>> {
             }
         })
         .collect()
+}
+
+impl fmt::Display for Scenario {
+    /// One numbered line a step; behind a load balancer, each call says the instance it goes to.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let routes = routes(&self.steps);
+        for (i, (step, route)) in self.steps.iter().zip(routes).enumerate() {
+            match (step, route) {
+                (Step::ConcurrentAdds(sessions), Some(instances)) => {
+                    write!(
+                        f,
+                        "  {:>2}. concurrently add {} sessions:",
+                        i + 1,
+                        sessions.len()
+                    )?;
+                    for (session, instance) in sessions.iter().zip(instances) {
+                        write!(
+                            f,
+                            "\n          via instance {instance}: {}",
+                            SessionDisplay(session)
+                        )?;
+                    }
+                    writeln!(f)?;
+                }
+                (step, Some(instances)) => {
+                    writeln!(f, "  {:>2}. via instance {}: {step}", i + 1, instances[0])?
+                }
+                (step, None) => writeln!(f, "  {:>2}. {step}", i + 1)?,
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex, Once, PoisonError};
 use libtest_mimic::{Arguments, Completion, Conclusion, Failed, Trial};
 
 use super::Gate;
-use super::REQUIRE_ALL_BACKENDS;
 use super::recall_pin::{PIN_THREAD, TestTarget, pin_recall};
-use super::rules::{self, Rule};
+use super::rules;
+use super::trial::TrialOutcome;
 use super::verdict::Verdict;
 
 /// The trial kind that marks a rule with a known violation, so the test list shows it
@@ -70,93 +70,47 @@ fn quiet_pin_panics() {
     });
 }
 
+/// The gate's trials ([`Gate::trials`]) as libtest trials; each rule's verdict is kept for the
+/// closing summary.
 fn trials(gate: &Gate, target: TestTarget, pin: Arc<Pin>, verdicts: &Verdicts) -> Vec<Trial> {
-    let subject = gate.subject();
-    if let Some(reason) = gate.unavailable_reason() {
-        // CI sets this so that a backend that failed to install fails instead of hiding.
-        let required = std::env::var_os(REQUIRE_ALL_BACKENDS).is_some();
-        let names = rules::catalogue()
-            .iter()
-            .map(Rule::id)
-            .chain(["snapshot.recall"])
-            .chain(gate.declared_recall_floor().map(|_| "recall.floor"));
-        return names
-            .map(|id| {
-                let reason = reason.to_owned();
-                Trial::ignorable_test(subject.test_name(id), move || {
-                    if required {
-                        Err(Failed::from(format!(
-                            "{REQUIRE_ALL_BACKENDS} is set, but the backend cannot run: {reason}"
-                        )))
-                    } else {
-                        Ok(Completion::ignored_with(reason))
+    gate.trials()
+        .into_iter()
+        .map(|test| {
+            let name = gate.subject().test_name(test.id());
+            let (known, ignored) = (test.is_known_violation(), test.is_ignored());
+            let (gate, pin, verdicts) = (gate.clone(), Arc::clone(&pin), Arc::clone(verdicts));
+            let trial = Trial::ignorable_test(name, move || {
+                let pin = |gate: &Gate| pin_recall(gate, &target, pin.as_ref());
+                let outcome = test.run(&gate, &pin);
+                let verdict = match &outcome {
+                    TrialOutcome::Passed { verdict } | TrialOutcome::Failed { verdict, .. } => {
+                        verdict.as_ref()
                     }
-                })
-                .with_ignored_flag(!required)
-            })
-            .collect();
-    }
-    let mut trials = Vec::new();
-    if let Err(problem) = gate.validate() {
-        trials.push(Trial::test(
-            subject.test_name("gate.configuration"),
-            move || Err(problem.into()),
-        ));
-    }
-    let applicable = rules::catalogue()
-        .iter()
-        .filter(|rule| rule.applies_to(subject.profile()).is_ok())
-        .count();
-    if applicable == 0 {
-        let problem = format!(
-            "no rule of the kit applies to profile {:?}: a gate that verifies nothing must not pass",
-            subject.profile().name
-        );
-        trials.push(Trial::test(subject.test_name("gate.no_rules"), move || {
-            Err(problem.into())
-        }));
-    }
-    let recall = gate.clone();
-    trials.push(Trial::test(
-        subject.test_name("snapshot.recall"),
-        move || pin_recall(&recall, &target, pin.as_ref()).map_err(Failed::from),
-    ));
-    if let Some(floor) = gate.declared_recall_floor() {
-        let (gate, floor) = (gate.clone(), floor.clone());
-        trials.push(Trial::test(subject.test_name("recall.floor"), move || {
-            let run = gate.benchmark().map_err(Failed::from)?;
-            floor.check(&run).map_err(Failed::from)
-        }));
-    }
-    for rule in rules::catalogue() {
-        let known = gate.known_violation_of(rule.id()).is_some();
-        let ignored = rule.applies_to(subject.profile()).is_err() && !known;
-        let (gate, verdicts) = (gate.clone(), Arc::clone(verdicts));
-        let trial = Trial::ignorable_test(subject.test_name(rule.id()), move || {
-            let verdict = gate.check(rule);
-            let result = match &verdict {
-                Verdict::Passed { .. } => Ok(Completion::Completed),
-                Verdict::NotApplicable { reason } => Ok(Completion::ignored_with(reason)),
-                Verdict::KnownViolationShown { .. } | Verdict::KnownViolationNotShown { .. } => {
-                    println!("{}: {verdict}", rule.id());
-                    Ok(Completion::Completed)
+                    TrialOutcome::Ignored(_) => None,
+                };
+                if let Some(verdict) = verdict {
+                    if outcome.known_violation_note().is_some() {
+                        println!("{}: {verdict}", test.id());
+                    }
+                    verdicts
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push((test.id(), verdict.clone()));
                 }
-                red => Err(Failed::from(red.to_string())),
+                match outcome {
+                    TrialOutcome::Passed { .. } => Ok(Completion::Completed),
+                    TrialOutcome::Ignored(reason) => Ok(Completion::ignored_with(reason)),
+                    TrialOutcome::Failed { report, .. } => Err(Failed::from(report)),
+                }
+            });
+            let trial = if known {
+                trial.with_kind(KNOWN_VIOLATION_KIND)
+            } else {
+                trial
             };
-            verdicts
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push((rule.id(), verdict));
-            result
-        });
-        let trial = if known {
-            trial.with_kind(KNOWN_VIOLATION_KIND)
-        } else {
-            trial
-        };
-        trials.push(trial.with_ignored_flag(ignored));
-    }
-    trials
+            trial.with_ignored_flag(ignored)
+        })
+        .collect()
 }
 
 fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str, Verdict)]) {

@@ -189,9 +189,18 @@ impl Subject {
         }
     }
 
-    #[cfg(feature = "harness")]
-    /// The backend's name as one file-name component (`[A-Za-z0-9._-]`, others as `_`).
-    pub(crate) fn file_stem(&self) -> String {
+    /// The backend's name as one file-name component (`[A-Za-z0-9._-]`, others as `_`): the
+    /// stem of its recall snapshots and failure records.
+    ///
+    /// ```
+    /// use memory_conformance::conformance::Subject;
+    /// use memory_conformance::profile::Profile;
+    /// let subject = Subject::new("adk python/sqlite", Profile::reference(), || async {
+    ///     memory_conformance::InMemoryMemoryService::new()
+    /// });
+    /// assert_eq!(subject.file_stem(), "adk_python_sqlite");
+    /// ```
+    pub fn file_stem(&self) -> String {
         self.backend
             .chars()
             .map(|c| {

@@ -18,9 +18,7 @@
 mod corpus;
 mod difference;
 mod observation;
-mod replicas;
 
 pub use corpus::{Dimension, Probe, VERSION, probes, sessions};
 pub use difference::{Difference, DifferenceRow};
 pub use observation::{Hits, Observation, ProbeResult};
-pub use replicas::{REPLICAS, ReplicaSpread, replicas};

@@ -56,8 +56,12 @@ pub struct ProcessBridge {
 }
 
 impl ProcessBridge {
-    /// How long the child may take to answer one request, unless told otherwise.
-    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+    /// How long the child may take to answer one request, unless told otherwise: 20 s, the
+    /// one default of every bridged gate (the CLI's `--op-timeout` reads it). A child in
+    /// another language answers its first requests slowly (imports, a JIT warming up), and a
+    /// loaded CI machine slower still; a hung child is found 20 s later, which costs nothing
+    /// when the child does not hang.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
 
     /// Starts `command` (its program, arguments, environment and working directory are used
     /// as set; stdin, stdout and stderr are taken over) and shakes hands with it.

@@ -4,7 +4,8 @@
 //! unchanged.
 //!
 //! [`ProcessBridge`] starts the child and shakes hands; [`ProcessBridge::store`] gives a
-//! [`ProcessMemoryService`] on a fresh store of it. In a gate, each case gets its own store:
+//! [`ProcessMemoryService`] on a fresh store of it. [`bridged_subject`] makes a gate's subject of
+//! a bridge command, each case on a store of its own; by hand, the same reads:
 //!
 //! ```no_run
 //! use memory_conformance::conformance::{Gate, Subject};
@@ -35,6 +36,7 @@ mod bridge;
 mod child;
 mod protocol;
 mod service;
+mod subject;
 mod tail;
 
 /// Every Rust block of `docs/bridge-protocol.md`, compiled and run as a doctest.
@@ -45,3 +47,4 @@ struct BridgeProtocolPage;
 pub use bridge::ProcessBridge;
 pub use protocol::PROTOCOL_VERSION;
 pub use service::ProcessMemoryService;
+pub use subject::{bridged_subject, command_line};

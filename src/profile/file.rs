@@ -9,10 +9,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::benchmark::{QuestionKind, RecallFloor};
 
+use super::dimension::Dimension as _;
+
 use super::{
-    Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
-    RemoveDiacritics, Retrieval, Separators, Strings, Timestamps, ToolData, VectorIndex,
-    VectorSearch, Visibility, WordRule,
+    Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval,
+    Strings, Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
 };
 
 /// The format version this kit reads and writes.
@@ -148,6 +149,11 @@ fn located(text: &str, err: &toml::de::Error) -> String {
     }
 }
 
+/// The file's top level. The dimensions whose values the profile's own types read and write
+/// (serde, kebab-case) are those types; a raw type stays only where the file's shape differs
+/// from the value's: the retrieval with its `[vector]` table, a limit that is a number or
+/// `"unlimited"`, an order flag written as its own name, the visibility bound in
+/// milliseconds, the known violations and the `[gate]` table.
 #[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
@@ -159,27 +165,35 @@ struct RawFile {
     retrieval: Option<RawRetrieval>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vector: Option<RawVector>,
-    key: Option<RawKey>,
-    readd: Option<RawReadd>,
-    multi_word: Option<RawMultiWord>,
-    tool_data: Option<RawToolData>,
+    key: Option<KeyScheme>,
+    readd: Option<Readd>,
+    multi_word: Option<MultiWord>,
+    tool_data: Option<ToolData>,
     limit: Option<RawLimit>,
     order: Option<RawOrder>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    timestamps: Option<RawTimestamps>,
+    timestamps: Option<Timestamps>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    strings: Option<RawStrings>,
+    strings: Option<Strings>,
     #[serde(skip_serializing_if = "Option::is_none")]
     visible_within_ms: Option<u64>,
-    event_words: Option<RawWords>,
-    query_terms: Option<RawTerms>,
-    capabilities: Option<RawCapabilities>,
+    event_words: Option<WordRule>,
+    query_terms: Option<QueryTerms>,
+    capabilities: Option<Capabilities>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     known_violation: Vec<RawViolation>,
     #[serde(skip_serializing_if = "Option::is_none")]
     gate: Option<RawGate>,
 }
 
+/// Sets `slot` where the file gives the value.
+fn set<T>(slot: &mut T, value: Option<T>) {
+    if let Some(value) = value {
+        *slot = value;
+    }
+}
+
+/// `retrieval`: its name only; a vector search's parameters are in `[vector]`.
 #[derive(Debug, Clone, Copy, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 enum RawRetrieval {
@@ -188,7 +202,8 @@ enum RawRetrieval {
     Semantic,
 }
 
-/// `[vector]`: the embedder and the index of `retrieval = "vector"`.
+/// `[vector]`: the embedder and the index of `retrieval = "vector"`, the recall share beside
+/// the index's name.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct RawVector {
@@ -205,36 +220,6 @@ enum RawVectorIndex {
     Approximate,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-enum RawKey {
-    Structured,
-    JoinedWithSlash,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-enum RawReadd {
-    Replace,
-    Append,
-    ReplaceUnlessNoText,
-    UpsertByEventId,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-enum RawMultiWord {
-    AnyWord,
-    AllWords,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-enum RawToolData {
-    NotIndexed,
-    Indexed,
-}
-
 /// `"unlimited"` or a number of entries.
 #[derive(Debug, Clone, Copy, Deserialize, Serialize)]
 #[serde(untagged)]
@@ -249,20 +234,7 @@ enum RawUnlimited {
     Unlimited,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-enum RawStrings {
-    Any,
-    WithoutNul,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-enum RawTimestamps {
-    Rfc3339Utc,
-    NaiveIsoformat,
-}
-
+/// `order`: [`Order::Insertion`]'s flag is a name of its own.
 #[derive(Debug, Clone, Copy, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 enum RawOrder {
@@ -273,88 +245,34 @@ enum RawOrder {
     Relevance,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-enum RawSeparators {
-    AsciiWhitespace,
-    UnicodeWhitespace,
-    JavascriptWhitespace,
-    Space,
-}
+impl RawOrder {
+    fn order(self) -> Order {
+        match self {
+            Self::Unordered => Order::Unordered,
+            Self::Insertion => Order::Insertion {
+                integer_ids_first: false,
+            },
+            Self::InsertionIntegerIdsFirst => Order::Insertion {
+                integer_ids_first: true,
+            },
+            Self::MatchedTerms => Order::MatchedTerms,
+            Self::Relevance => Order::Relevance,
+        }
+    }
 
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-enum RawRemoveDiacritics {
-    Keep,
-    Single,
-    All,
-}
-
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
-enum RawWords {
-    AsciiLetters,
-    UnicodeSegmentation,
-    UnicodeWords {
-        #[serde(default)]
-        script_runs: bool,
-    },
-    Whitespace {
-        separators: RawSeparators,
-        #[serde(default)]
-        cjk_ngrams: bool,
-    },
-    FullText {
-        remove_diacritics: RawRemoveDiacritics,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        script_runs: bool,
-    },
-    /// A backend's own word function: written so the file says what it is, never read.
-    Custom {
-        name: String,
-    },
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
-enum RawTerms {
-    Tokens {
-        separators: RawSeparators,
-    },
-    Words {
-        #[serde(default)]
-        non_ascii_substring: bool,
-    },
-    Phrases {
-        separators: RawSeparators,
-    },
-    WordRuns,
-}
-
-#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-struct RawCapabilities {
-    #[serde(default)]
-    durable: bool,
-    #[serde(default)]
-    shared: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    events_delta: Option<RawEventsDelta>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    explicit_memories: bool,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    delete: bool,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    entry_ids: bool,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    search_limit: bool,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-enum RawEventsDelta {
-    AppendNewIds,
-    UpsertByEventId,
+    fn of(order: Order) -> Self {
+        match order {
+            Order::Unordered => Self::Unordered,
+            Order::Insertion {
+                integer_ids_first: false,
+            } => Self::Insertion,
+            Order::Insertion {
+                integer_ids_first: true,
+            } => Self::InsertionIntegerIdsFirst,
+            Order::MatchedTerms => Self::MatchedTerms,
+            Order::Relevance => Self::Relevance,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -434,48 +352,7 @@ impl RawFile {
                 ));
             }
         }
-        let mut profile = match &self.extends {
-            Some(name) => presets()
-                .into_iter()
-                .find(|p| &p.name == name)
-                .ok_or_else(|| {
-                    let names: Vec<String> = presets().into_iter().map(|p| p.name).collect();
-                    format!(
-                        "field `extends`: no preset is called {name:?}; the presets are {}",
-                        names.join(", ")
-                    )
-                })?,
-            None => {
-                let missing: Vec<&str> = [
-                    ("name", self.name.is_none()),
-                    ("retrieval", self.retrieval.is_none()),
-                    ("key", self.key.is_none()),
-                    ("readd", self.readd.is_none()),
-                    ("multi_word", self.multi_word.is_none()),
-                    ("tool_data", self.tool_data.is_none()),
-                    ("limit", self.limit.is_none()),
-                    ("order", self.order.is_none()),
-                    ("event_words", self.event_words.is_none()),
-                    ("query_terms", self.query_terms.is_none()),
-                ]
-                .into_iter()
-                .filter_map(|(field, missing)| missing.then_some(field))
-                .collect();
-                if !missing.is_empty() {
-                    return Err(format!(
-                        "without `extends`, every dimension must be given; missing: {}",
-                        missing.join(", ")
-                    ));
-                }
-                // Every dimension is the file's; the contract's defaults stand for timestamps
-                // and visibility, and a call beyond the two is claimed only where it says so.
-                Profile {
-                    provenance: "a profile file".into(),
-                    capabilities: Capabilities::default(),
-                    ..Profile::reference()
-                }
-            }
-        };
+        let mut profile = self.start()?;
         if let Some(name) = self.name {
             if name.trim().is_empty() {
                 return Err("field `name`: the profile needs a name".into());
@@ -484,55 +361,20 @@ impl RawFile {
         }
         if let Some(provenance) = self.provenance {
             profile.provenance = provenance;
-        } else if self.extends.is_some() {
-            profile.provenance = format!("extends {}", self.extends.as_deref().unwrap_or_default());
+        } else if let Some(extends) = &self.extends {
+            profile.provenance = format!("extends {extends}");
         }
-        if let Some(value) = self.retrieval {
-            profile.retrieval = match (value, self.vector) {
-                (RawRetrieval::Lexical, None) => Retrieval::Lexical,
-                (RawRetrieval::Semantic, None) => Retrieval::Semantic,
-                (RawRetrieval::Vector, Some(vector)) => Retrieval::Vector(vector.into_search()?),
-                (RawRetrieval::Vector, None) => {
-                    return Err(
-                        "field `retrieval` is \"vector\": say which embedder and index \
-                                in a `[vector]` table (`embedder = \"hashed-256\"`, \
-                                `index = \"exact\"`)"
-                            .into(),
-                    );
-                }
-                (_, Some(_)) => {
-                    return Err("table `[vector]` is only for `retrieval = \"vector\"`".into());
-                }
-            };
-        } else if self.vector.is_some() {
-            return Err("table `[vector]` needs `retrieval = \"vector\"`".into());
+        if let Some(retrieval) = RawRetrieval::read(self.retrieval, self.vector)? {
+            profile.retrieval = retrieval;
         }
-        if let Some(value) = self.key {
-            profile.key = match value {
-                RawKey::Structured => KeyScheme::Structured,
-                RawKey::JoinedWithSlash => KeyScheme::JoinedWithSlash,
-            };
-        }
-        if let Some(value) = self.readd {
-            profile.readd = match value {
-                RawReadd::Replace => Readd::Replace,
-                RawReadd::Append => Readd::Append,
-                RawReadd::ReplaceUnlessNoText => Readd::ReplaceUnlessNoText,
-                RawReadd::UpsertByEventId => Readd::UpsertByEventId,
-            };
-        }
-        if let Some(value) = self.multi_word {
-            profile.multi_word = match value {
-                RawMultiWord::AnyWord => MultiWord::AnyWord,
-                RawMultiWord::AllWords => MultiWord::AllWords,
-            };
-        }
-        if let Some(value) = self.tool_data {
-            profile.tool_data = match value {
-                RawToolData::NotIndexed => ToolData::NotIndexed,
-                RawToolData::Indexed => ToolData::Indexed,
-            };
-        }
+        set(&mut profile.key, self.key);
+        set(&mut profile.readd, self.readd);
+        set(&mut profile.multi_word, self.multi_word);
+        set(&mut profile.tool_data, self.tool_data);
+        set(&mut profile.timestamps, self.timestamps);
+        set(&mut profile.strings, self.strings);
+        set(&mut profile.event_words, self.event_words);
+        set(&mut profile.query_terms, self.query_terms);
         if let Some(value) = self.limit {
             profile.limit = match value {
                 RawLimit::AtMost(0) => {
@@ -543,77 +385,7 @@ impl RawFile {
             };
         }
         if let Some(value) = self.order {
-            profile.order = match value {
-                RawOrder::Unordered => Order::Unordered,
-                RawOrder::Insertion => Order::Insertion {
-                    integer_ids_first: false,
-                },
-                RawOrder::InsertionIntegerIdsFirst => Order::Insertion {
-                    integer_ids_first: true,
-                },
-                RawOrder::MatchedTerms => Order::MatchedTerms,
-                RawOrder::Relevance => Order::Relevance,
-            };
-        }
-        if let Some(value) = self.timestamps {
-            profile.timestamps = match value {
-                RawTimestamps::Rfc3339Utc => Timestamps::Rfc3339Utc,
-                RawTimestamps::NaiveIsoformat => Timestamps::NaiveIsoformat,
-            };
-        }
-        if let Some(value) = self.strings {
-            profile.strings = match value {
-                RawStrings::Any => Strings::Any,
-                RawStrings::WithoutNul => Strings::WithoutNul,
-            };
-        }
-        if let Some(value) = self.event_words {
-            profile.event_words = match value {
-                RawWords::AsciiLetters => WordRule::AsciiLetters,
-                RawWords::UnicodeSegmentation => WordRule::UnicodeSegmentation,
-                RawWords::UnicodeWords { script_runs } => WordRule::UnicodeWords { script_runs },
-                RawWords::Whitespace {
-                    separators,
-                    cjk_ngrams,
-                } => WordRule::Whitespace {
-                    separators: separators.into(),
-                    cjk_ngrams,
-                },
-                RawWords::FullText {
-                    remove_diacritics,
-                    script_runs,
-                } => WordRule::FullText {
-                    remove_diacritics: match remove_diacritics {
-                        RawRemoveDiacritics::Keep => RemoveDiacritics::Keep,
-                        RawRemoveDiacritics::Single => RemoveDiacritics::Single,
-                        RawRemoveDiacritics::All => RemoveDiacritics::All,
-                    },
-                    script_runs,
-                },
-                RawWords::Custom { name } => {
-                    return Err(format!(
-                        "field `event_words`: the word rule {name:?} is a backend's own function, \
-                         which only a Rust backend can declare (`WordRule::Custom`); a profile \
-                         file names one of the kit's rules"
-                    ));
-                }
-            };
-        }
-        if let Some(value) = self.query_terms {
-            profile.query_terms = match value {
-                RawTerms::Tokens { separators } => QueryTerms::Tokens {
-                    separators: separators.into(),
-                },
-                RawTerms::Words {
-                    non_ascii_substring,
-                } => QueryTerms::Words {
-                    non_ascii_substring,
-                },
-                RawTerms::Phrases { separators } => QueryTerms::Phrases {
-                    separators: separators.into(),
-                },
-                RawTerms::WordRuns => QueryTerms::WordRuns,
-            };
+            profile.order = value.order();
         }
         if let Some(millis) = self.visible_within_ms {
             profile.visibility = match millis {
@@ -621,26 +393,15 @@ impl RawFile {
                 millis => Visibility::Within { millis },
             };
         }
-        if let Some(value) = self.capabilities {
-            if value.delete && !value.entry_ids {
+        if let Some(capabilities) = self.capabilities {
+            if capabilities.delete && !capabilities.entry_ids {
                 return Err(
                     "field `capabilities.delete`: deleting takes an entry's id, so \
                             `entry_ids = true` must be declared too"
                         .into(),
                 );
             }
-            profile.capabilities = Capabilities {
-                durable: value.durable,
-                shared: value.shared,
-                events_delta: value.events_delta.map(|delta| match delta {
-                    RawEventsDelta::AppendNewIds => EventsDelta::AppendNewIds,
-                    RawEventsDelta::UpsertByEventId => EventsDelta::UpsertByEventId,
-                }),
-                explicit_memories: value.explicit_memories,
-                delete: value.delete,
-                entry_ids: value.entry_ids,
-                search_limit: value.search_limit,
-            };
+            profile.capabilities = capabilities;
         }
         let gate = self.gate.unwrap_or_default();
         let recall_floor = gate.recall_floor()?;
@@ -663,14 +424,53 @@ impl RawFile {
         })
     }
 
+    /// The profile the file's dimensions change: the preset it extends, or, without
+    /// `extends`, one whose every dimension the file must give.
+    fn start(&self) -> Result<Profile, String> {
+        if let Some(name) = &self.extends {
+            return presets()
+                .into_iter()
+                .find(|p| &p.name == name)
+                .ok_or_else(|| {
+                    let names: Vec<String> = presets().into_iter().map(|p| p.name).collect();
+                    format!(
+                        "field `extends`: no preset is called {name:?}; the presets are {}",
+                        names.join(", ")
+                    )
+                });
+        }
+        let missing: Vec<&str> = [
+            ("name", self.name.is_none()),
+            (Retrieval::KEY, self.retrieval.is_none()),
+            (KeyScheme::KEY, self.key.is_none()),
+            (Readd::KEY, self.readd.is_none()),
+            (MultiWord::KEY, self.multi_word.is_none()),
+            (ToolData::KEY, self.tool_data.is_none()),
+            (Limit::KEY, self.limit.is_none()),
+            (Order::KEY, self.order.is_none()),
+            (WordRule::KEY, self.event_words.is_none()),
+            (QueryTerms::KEY, self.query_terms.is_none()),
+        ]
+        .into_iter()
+        .filter_map(|(field, missing)| missing.then_some(field))
+        .collect();
+        if !missing.is_empty() {
+            return Err(format!(
+                "without `extends`, every dimension must be given; missing: {}",
+                missing.join(", ")
+            ));
+        }
+        // Every dimension is the file's; the contract's defaults stand for timestamps and
+        // visibility, and a call beyond the two is claimed only where it says so.
+        Ok(Profile {
+            provenance: "a profile file".into(),
+            capabilities: Capabilities::default(),
+            ..Profile::reference()
+        })
+    }
+
     fn from_file(file: &ProfileFile) -> Self {
         let p = &file.profile;
-        let separators = |s: Separators| match s {
-            Separators::AsciiWhitespace => RawSeparators::AsciiWhitespace,
-            Separators::UnicodeWhitespace => RawSeparators::UnicodeWhitespace,
-            Separators::JavaScriptWhitespace => RawSeparators::JavascriptWhitespace,
-            Separators::Space => RawSeparators::Space,
-        };
         let gate = RawGate {
             cases: file.cases,
             seed: file.seed,
@@ -693,115 +493,26 @@ impl RawFile {
                 Retrieval::Vector(_) => RawRetrieval::Vector,
                 Retrieval::Semantic => RawRetrieval::Semantic,
             }),
-            vector: p.vector().map(|vector| RawVector {
-                embedder: vector.embedder.clone(),
-                index: match vector.index {
-                    VectorIndex::Exact => RawVectorIndex::Exact,
-                    VectorIndex::Approximate { .. } => RawVectorIndex::Approximate,
-                },
-                min_recall_percent: match vector.index {
-                    VectorIndex::Exact => None,
-                    VectorIndex::Approximate { min_recall_percent } => Some(min_recall_percent),
-                },
-            }),
-            key: Some(match p.key {
-                KeyScheme::Structured => RawKey::Structured,
-                KeyScheme::JoinedWithSlash => RawKey::JoinedWithSlash,
-            }),
-            readd: Some(match p.readd {
-                Readd::Replace => RawReadd::Replace,
-                Readd::Append => RawReadd::Append,
-                Readd::ReplaceUnlessNoText => RawReadd::ReplaceUnlessNoText,
-                Readd::UpsertByEventId => RawReadd::UpsertByEventId,
-            }),
-            multi_word: Some(match p.multi_word {
-                MultiWord::AnyWord => RawMultiWord::AnyWord,
-                MultiWord::AllWords => RawMultiWord::AllWords,
-            }),
-            tool_data: Some(match p.tool_data {
-                ToolData::NotIndexed => RawToolData::NotIndexed,
-                ToolData::Indexed => RawToolData::Indexed,
-            }),
+            vector: p.vector().map(RawVector::of),
+            key: Some(p.key),
+            readd: Some(p.readd),
+            multi_word: Some(p.multi_word),
+            tool_data: Some(p.tool_data),
             limit: Some(match p.limit {
                 Limit::Unlimited => RawLimit::Named(RawUnlimited::Unlimited),
                 Limit::AtMost(n) => RawLimit::AtMost(u32::try_from(n).unwrap_or(u32::MAX)),
             }),
-            order: Some(match p.order {
-                Order::Unordered => RawOrder::Unordered,
-                Order::Insertion {
-                    integer_ids_first: false,
-                } => RawOrder::Insertion,
-                Order::Insertion {
-                    integer_ids_first: true,
-                } => RawOrder::InsertionIntegerIdsFirst,
-                Order::MatchedTerms => RawOrder::MatchedTerms,
-                Order::Relevance => RawOrder::Relevance,
-            }),
-            // Written only where it departs from the contract, so files stay as they were.
-            timestamps: match p.timestamps {
-                Timestamps::Rfc3339Utc => None,
-                Timestamps::NaiveIsoformat => Some(RawTimestamps::NaiveIsoformat),
-            },
-            strings: match p.strings {
-                Strings::Any => None,
-                Strings::WithoutNul => Some(RawStrings::WithoutNul),
-            },
-            event_words: Some(match p.event_words {
-                WordRule::AsciiLetters => RawWords::AsciiLetters,
-                WordRule::UnicodeSegmentation => RawWords::UnicodeSegmentation,
-                WordRule::UnicodeWords { script_runs } => RawWords::UnicodeWords { script_runs },
-                WordRule::Whitespace {
-                    separators: s,
-                    cjk_ngrams,
-                } => RawWords::Whitespace {
-                    separators: separators(s),
-                    cjk_ngrams,
-                },
-                WordRule::FullText {
-                    remove_diacritics,
-                    script_runs,
-                } => RawWords::FullText {
-                    remove_diacritics: match remove_diacritics {
-                        RemoveDiacritics::Keep => RawRemoveDiacritics::Keep,
-                        RemoveDiacritics::Single => RawRemoveDiacritics::Single,
-                        RemoveDiacritics::All => RawRemoveDiacritics::All,
-                    },
-                    script_runs,
-                },
-                WordRule::Custom(custom) => RawWords::Custom {
-                    name: custom.name().to_owned(),
-                },
-            }),
-            query_terms: Some(match p.query_terms {
-                QueryTerms::Tokens { separators: s } => RawTerms::Tokens {
-                    separators: separators(s),
-                },
-                QueryTerms::Words {
-                    non_ascii_substring,
-                } => RawTerms::Words {
-                    non_ascii_substring,
-                },
-                QueryTerms::Phrases { separators: s } => RawTerms::Phrases {
-                    separators: separators(s),
-                },
-                QueryTerms::WordRuns => RawTerms::WordRuns,
-            }),
+            order: Some(RawOrder::of(p.order)),
+            // Written only where they depart from the contract, so files stay as they were.
+            timestamps: (p.timestamps != Timestamps::default()).then_some(p.timestamps),
+            strings: (p.strings != Strings::default()).then_some(p.strings),
             visible_within_ms: match p.visibility {
                 Visibility::Immediate => None,
                 Visibility::Within { millis } => Some(millis),
             },
-            capabilities: Some(RawCapabilities {
-                durable: p.capabilities.durable,
-                shared: p.capabilities.shared,
-                events_delta: p.capabilities.events_delta.map(|delta| match delta {
-                    EventsDelta::AppendNewIds => RawEventsDelta::AppendNewIds,
-                    EventsDelta::UpsertByEventId => RawEventsDelta::UpsertByEventId,
-                }),
-                explicit_memories: p.capabilities.explicit_memories,
-                delete: p.capabilities.delete,
-                entry_ids: p.capabilities.entry_ids,
-                search_limit: p.capabilities.search_limit,
-            }),
+            event_words: Some(p.event_words),
+            query_terms: Some(p.query_terms),
+            capabilities: Some(p.capabilities),
             known_violation: file
                 .known_violations
                 .iter()
@@ -818,7 +529,52 @@ impl RawFile {
     }
 }
 
+impl RawRetrieval {
+    /// The retrieval `retrieval` and `[vector]` declare together, if they declare one.
+    fn read(
+        retrieval: Option<Self>,
+        vector: Option<RawVector>,
+    ) -> Result<Option<Retrieval>, String> {
+        let Some(retrieval) = retrieval else {
+            return match vector {
+                Some(_) => Err("table `[vector]` needs `retrieval = \"vector\"`".into()),
+                None => Ok(None),
+            };
+        };
+        Ok(Some(match (retrieval, vector) {
+            (Self::Lexical, None) => Retrieval::Lexical,
+            (Self::Semantic, None) => Retrieval::Semantic,
+            (Self::Vector, Some(vector)) => Retrieval::Vector(vector.into_search()?),
+            (Self::Vector, None) => {
+                return Err(
+                    "field `retrieval` is \"vector\": say which embedder and index \
+                            in a `[vector]` table (`embedder = \"hashed-256\"`, \
+                            `index = \"exact\"`)"
+                        .into(),
+                );
+            }
+            (_, Some(_)) => {
+                return Err("table `[vector]` is only for `retrieval = \"vector\"`".into());
+            }
+        }))
+    }
+}
+
 impl RawVector {
+    fn of(vector: &VectorSearch) -> Self {
+        let (index, min_recall_percent) = match vector.index {
+            VectorIndex::Exact => (RawVectorIndex::Exact, None),
+            VectorIndex::Approximate { min_recall_percent } => {
+                (RawVectorIndex::Approximate, Some(min_recall_percent))
+            }
+        };
+        Self {
+            embedder: vector.embedder.clone(),
+            index,
+            min_recall_percent,
+        }
+    }
+
     fn into_search(self) -> Result<VectorSearch, String> {
         if self.embedder.trim().is_empty() {
             return Err("field `vector.embedder`: name the embedder (`hashed-256`)".into());
@@ -842,20 +598,10 @@ impl RawVector {
     }
 }
 
-impl From<RawSeparators> for Separators {
-    fn from(value: RawSeparators) -> Self {
-        match value {
-            RawSeparators::AsciiWhitespace => Self::AsciiWhitespace,
-            RawSeparators::UnicodeWhitespace => Self::UnicodeWhitespace,
-            RawSeparators::JavascriptWhitespace => Self::JavaScriptWhitespace,
-            RawSeparators::Space => Self::Space,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::RemoveDiacritics;
 
     #[test]
     fn every_preset_round_trips_through_the_format() {
@@ -868,6 +614,35 @@ mod tests {
             let back = ProfileFile::parse(&text)
                 .unwrap_or_else(|err| panic!("{}: {err}\n{text}", preset.name));
             assert_eq!(back, file, "{text}");
+        }
+    }
+
+    #[test]
+    fn every_dimension_is_written_under_its_name() {
+        let mut profile = Profile::reference();
+        profile.timestamps = Timestamps::NaiveIsoformat;
+        profile.strings = Strings::WithoutNul;
+        profile.capabilities.events_delta = Some(crate::profile::EventsDelta::AppendNewIds);
+        profile.capabilities.explicit_memories = true;
+        profile.capabilities.entry_ids = true;
+        profile.capabilities.delete = true;
+        profile.capabilities.search_limit = true;
+        let written = ProfileFile::of(profile).to_toml();
+        for row in super::super::dimension::table() {
+            let key = match row.key {
+                "visibility" => continue,
+                key => key,
+            };
+            let (table, field) = key.split_once('.').unwrap_or(("", key));
+            let found = if table.is_empty() {
+                written.contains(&format!("\n{field} = "))
+                    || written.contains(&format!("[{field}]"))
+            } else {
+                written
+                    .split_once(&format!("[{table}]"))
+                    .is_some_and(|(_, rest)| rest.contains(&format!("\n{field} = ")))
+            };
+            assert!(found, "the file writes no `{key}`:\n{written}");
         }
     }
 
@@ -997,6 +772,7 @@ mod tests {
 #[cfg(test)]
 mod format_page {
     use super::*;
+    use crate::profile::{EventsDelta, RemoveDiacritics};
 
     const PAGE: &str = include_str!("../../docs/profile-format.md");
 

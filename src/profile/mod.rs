@@ -4,6 +4,7 @@
 //! dimensions' docs), so a profile is both the contract a backend is gated against and the
 //! documentation of how it behaves.
 
+pub(crate) mod dimension;
 mod file;
 mod presets;
 mod table;
@@ -11,7 +12,7 @@ mod table;
 #[cfg_attr(not(feature = "harness"), allow(dead_code))]
 pub(crate) mod words;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use file::{PROFILE_FORMAT, ProfileFile, ProfileFileError, presets};
 
@@ -163,7 +164,8 @@ pub enum VectorIndex {
 }
 
 /// How (app name, user id) selects a store.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum KeyScheme {
     /// The pair is kept structured (a tuple, a struct, two columns): no two pairs share a store.
@@ -174,7 +176,8 @@ pub enum KeyScheme {
 }
 
 /// What re-adding a session id does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Readd {
     /// The new events replace what the session held, also when there are none.
@@ -195,7 +198,8 @@ pub enum Readd {
 
 /// How text is cut into words (stored text, and queries under [`QueryTerms::Words`] and
 /// [`QueryTerms::Phrases`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
 #[non_exhaustive]
 pub enum WordRule {
     /// Runs of `[A-Za-z]`, ASCII-lowercased; digits, `_`, accents and non-Latin letters
@@ -206,6 +210,7 @@ pub enum WordRule {
     /// yields each single-script run (`Pythonを` also gives `python`).
     UnicodeWords {
         /// Whether mixed-script words also yield their single-script runs.
+        #[serde(default)]
         script_runs: bool,
     },
     /// NFC, then the words of Unicode word segmentation (UAX #29, as the `unicode-segmentation`
@@ -219,6 +224,7 @@ pub enum WordRule {
         /// Which characters split words.
         separators: Separators,
         /// Whether CJK runs also yield 1- and 2-grams.
+        #[serde(default)]
         cjk_ngrams: bool,
     },
     /// Full-text style (SQLite FTS5 `unicode61`): runs of letters and numbers, each character
@@ -231,12 +237,15 @@ pub enum WordRule {
         /// FTS5's `remove_diacritics` option.
         remove_diacritics: RemoveDiacritics,
         /// Whether NFC and the cut into script runs come first.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         script_runs: bool,
     },
     /// The backend's own word function, declared by a Rust backend (it cannot be written in a
     /// profile file). It is the author's claim about the backend, not the kit's: the rules
     /// then check every stored and returned text, and every query, against what that function
-    /// says, so a backend that drifts from its own declaration still fails.
+    /// says, so a backend that drifts from its own declaration still fails. A profile file
+    /// writes it as `rule = "custom"` with its `name`, and refuses to read it.
+    #[serde(deserialize_with = "CustomWords::refuse")]
     Custom(CustomWords),
 }
 
@@ -296,14 +305,36 @@ impl std::fmt::Debug for CustomWords {
     }
 }
 
+/// Written as its name (`name = "trimmed-whitespace-words"`), so a file says what it is.
 impl Serialize for CustomWords {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name)
+        use serde::ser::SerializeStruct as _;
+        let mut named = serializer.serialize_struct("CustomWords", 1)?;
+        named.serialize_field("name", self.name)?;
+        named.end()
+    }
+}
+
+impl CustomWords {
+    /// A file cannot declare a function: reading one fails, naming it.
+    fn refuse<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Named {
+            name: String,
+        }
+        let Named { name } = Named::deserialize(deserializer)?;
+        Err(serde::de::Error::custom(format_args!(
+            "the word rule {name:?} is a backend's own function, which only a Rust backend can \
+             declare (`WordRule::Custom`); a profile file names one of the \
+             kit's rules"
+        )))
     }
 }
 
 /// FTS5's `remove_diacritics` option of the `unicode61` tokenizer, for [`WordRule::FullText`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum RemoveDiacritics {
     /// `0`: diacritics stay.
@@ -326,7 +357,8 @@ impl RemoveDiacritics {
 }
 
 /// How a query is cut into terms, and how a term matches an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
 #[non_exhaustive]
 pub enum QueryTerms {
     /// Lowercase, split on `separators`, punctuation kept; a term matches an event that has an
@@ -340,6 +372,7 @@ pub enum QueryTerms {
     /// when it occurs anywhere in the event's lowercased NFC text (ADK Python).
     Words {
         /// Whether non-ASCII terms also match as substrings.
+        #[serde(default)]
         non_ascii_substring: bool,
     },
     /// Split on `separators`; each token, cut by the event word rule, is a phrase that matches
@@ -359,7 +392,8 @@ pub enum QueryTerms {
 }
 
 /// Which characters split a query into tokens, or text into words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Separators {
     /// The six ASCII whitespace characters of Java's `\s`: space, `\t`, `\n`, `\x0B`, `\f`, `\r`.
@@ -368,6 +402,7 @@ pub enum Separators {
     /// U+3000, U+0085 and the like.
     UnicodeWhitespace,
     /// JavaScript's `\s`: Unicode whitespace without U+0085, plus U+FEFF.
+    #[serde(rename = "javascript-whitespace")]
     JavaScriptWhitespace,
     /// The space character only: tabs and newlines stay inside tokens.
     Space,
@@ -386,7 +421,8 @@ impl Separators {
 }
 
 /// Whether an event must match one term of a multi-term query or all of them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum MultiWord {
     /// An event matches when at least one term matches.
@@ -396,7 +432,8 @@ pub enum MultiWord {
 }
 
 /// Whether function calls and function responses are searchable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum ToolData {
     /// Only text parts are read.
@@ -437,7 +474,8 @@ pub enum Order {
 }
 
 /// How an entry's timestamp is written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Timestamps {
     /// RFC 3339 in UTC with milliseconds and a `Z`, sub-millisecond time cut
@@ -455,7 +493,8 @@ pub enum Timestamps {
 
 /// Which strings (app names, user ids, session ids, authors, texts, queries) a backend can
 /// store and look up.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Strings {
     /// Any string, U+0000 included: the contract (clause `R7.any-string`).
@@ -499,29 +538,37 @@ impl Visibility {
 /// Capabilities beyond the two calls, checked when declared. Each is a call of
 /// [`MemoryService`](crate::MemoryService) a backend implements (the others answer
 /// [`MemoryError::Unsupported`](crate::MemoryError::Unsupported)) or a property of its storage.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Capabilities {
     /// Memories survive closing the service and opening it again on the same storage
     /// (rule `durability.reopen`). Needs a namespaced factory.
+    #[serde(default)]
     pub durable: bool,
     /// Service instances on the same storage see each other's writes: two (rule
     /// `scope.shared`), and three behind a round-robin load balancer, also under concurrent
     /// writes (rule `scope.replicas`). Needs a namespaced factory.
+    #[serde(default)]
     pub shared: bool,
     /// `add_events_to_memory` stores an incremental delta of events, as this says (rule
     /// `delta.as_declared`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events_delta: Option<EventsDelta>,
     /// `add_memory` stores explicit memories, searchable like events (rule
     /// `memories.searchable`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub explicit_memories: bool,
     /// `delete_memory` forgets a memory by its entry id (rules `forget.*`). Needs
     /// `entry_ids`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub delete: bool,
     /// Every entry carries an id, the same for the same stored memory in every search (rule
     /// `result.entry_ids`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub entry_ids: bool,
     /// `search_memory_with` takes a result limit (rule `result.limit_option`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub search_limit: bool,
 }
 
@@ -529,7 +576,8 @@ pub struct Capabilities {
 /// parts are skipped, a delta without a session id is stored under a session of its own
 /// (ADK Python's `__unknown_session_id__`), and a deleted memory's id is not stored again
 /// where the backend deletes by event id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum EventsDelta {
     /// Each event whose id the session does not hold yet comes after its events; an event

@@ -44,14 +44,6 @@ impl SessionsError {
         self
     }
 
-    pub(crate) fn io(path: &Path, err: &std::io::Error) -> Self {
-        Self {
-            file: Some(path.display().to_string()),
-            path: String::new(),
-            message: format!("cannot read: {err}"),
-        }
-    }
-
     /// The same error, naming `file` as its source.
     #[must_use]
     pub fn in_file(mut self, file: &Path) -> Self {

@@ -33,7 +33,6 @@ mod stream;
 mod timestamp;
 
 use std::io::Read;
-use std::path::Path;
 
 use serde_json::Value;
 
@@ -79,16 +78,6 @@ pub fn read_sessions(text: &str) -> Result<LoadedSessions, SessionsError> {
 pub fn read_sessions_from(reader: impl Read) -> Result<LoadedSessions, SessionsError> {
     let (skeleton, mut streamed) = stream::skeleton(reader)?;
     read(&skeleton, Some(&mut streamed))
-}
-
-/// [`read_sessions`] on a file; errors also name the file.
-///
-/// # Errors
-///
-/// When the file cannot be read, or as [`read_sessions`].
-pub fn read_sessions_file(path: &Path) -> Result<LoadedSessions, SessionsError> {
-    let file = std::fs::File::open(path).map_err(|err| SessionsError::io(path, &err))?;
-    read_sessions_from(file).map_err(|err| err.in_file(path))
 }
 
 /// [`read_sessions`] on a parsed JSON value.

@@ -341,3 +341,46 @@ mod tests {
         }
     }
 }
+
+/// The README's rule table, rendered from the catalogue: one row per rule.
+#[cfg(test)]
+mod readme {
+    use super::catalogue;
+
+    const START: &str = "<!-- generated from the rule catalogue: MEMORY_CONFORMANCE_WRITE_DOCS=1 cargo test -p memory-conformance --lib rules -->\n";
+    const END: &str = "<!-- end of the generated rule table -->";
+
+    fn table() -> String {
+        let mut out = String::from("| rule | requirement | what it checks |\n|---|---|---|\n");
+        for rule in catalogue() {
+            out.push_str(&format!(
+                "| `{}` | {} | {} |\n",
+                rule.id(),
+                rule.requirement(),
+                rule.statement().replace('|', "\\|")
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn the_readme_lists_every_rule_as_the_catalogue_states_it() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+        let readme = std::fs::read_to_string(path).expect("README.md");
+        let (Some(start), Some(end)) = (readme.find(START), readme.find(END)) else {
+            panic!("README.md has no generated rule table between {START:?} and {END:?}");
+        };
+        let (from, to) = (start + START.len(), end);
+        let rendered = table();
+        if std::env::var_os("MEMORY_CONFORMANCE_WRITE_DOCS").is_some() {
+            let written = format!("{}{rendered}{}", &readme[..from], &readme[to..]);
+            std::fs::write(path, written).expect("README.md is writable");
+            return;
+        }
+        assert!(
+            readme[from..to] == rendered,
+            "README.md's rule table differs from the catalogue: regenerate it with \
+             `MEMORY_CONFORMANCE_WRITE_DOCS=1 cargo test -p memory-conformance --lib rules`"
+        );
+    }
+}

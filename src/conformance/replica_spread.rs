@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use crate::conformance::call_guard::guarded;
-use crate::conformance::mismatch::Mismatch;
-use crate::conformance::{Namespace, Subject};
+use super::call_guard::guarded;
+use super::mismatch::Mismatch;
+use super::{Namespace, Subject};
 use crate::{Event, MemoryService, Session};
 
 /// How many replicas stand behind the load balancer: the guide's three.
@@ -55,11 +55,10 @@ impl ReplicaSpread {
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
 /// use memory_conformance::InMemoryMemoryService;
-/// use memory_conformance::conformance::Subject;
-/// use memory_conformance::probe;
+/// use memory_conformance::conformance::{self, Subject};
 /// use memory_conformance::profile::Profile;
 /// let subject = Subject::new("reference", Profile::reference(), || async { InMemoryMemoryService::new() });
-/// let spread = probe::replicas(&subject, 3).await.unwrap();
+/// let spread = conformance::replicas(&subject, 3).await.unwrap();
 /// assert_eq!(spread.summary(), "found by 1 of 3 searches");
 /// assert_eq!(spread.searches, [(2, false), (3, false), (1, true)]);
 /// # }
