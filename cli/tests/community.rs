@@ -36,16 +36,35 @@ impl Package {
         self.dir.join(".venv/bin/python")
     }
 
-    /// Ok when `community/install.sh` installed the package's current pins.
+    /// Ok when `community/install.sh` installed the package's current pins and every server
+    /// its `servers.txt` names (one environment variable a line) is set, in the environment or
+    /// in `target/servers/env`.
     fn installed(&self) -> Result<(), String> {
-        if self.dir.join(".venv/installed-pins").is_file() {
-            Ok(())
-        } else {
-            Err(format!(
+        if !self.dir.join(".venv/installed-pins").is_file() {
+            return Err(format!(
                 "{} is not installed in community/{}/.venv: run `bash community/install.sh {}`",
                 self.name, self.name, self.name
-            ))
+            ));
         }
+        let servers = std::fs::read_to_string(self.dir.join("servers.txt")).unwrap_or_default();
+        let started =
+            std::fs::read_to_string(repository().join("target/servers/env")).unwrap_or_default();
+        for variable in servers
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        {
+            let in_file = started
+                .lines()
+                .any(|line| line.starts_with(&format!("{variable}=")));
+            if std::env::var_os(variable).is_none() && !in_file {
+                return Err(format!(
+                    "{} needs the server of {variable}: run `bash servers/install.sh && bash servers/start.sh`",
+                    self.name
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
