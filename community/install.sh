@@ -3,7 +3,7 @@
 # environment of its own (their dependencies may conflict), in folders git ignores:
 #   community/<package>/.venv    the package of requirements.txt, every dependency pinned by
 #                                constraints.txt (PyPI)
-# Idempotent: a package whose pins have not changed since it was installed is skipped (the
+# The packages install in parallel. Idempotent: a package whose pins have not changed since it was installed is skipped (the
 # stamp .venv/installed-pins holds the digest of its two pin files).
 # Usage: bash community/install.sh [PACKAGE...]   (default: every folder with a requirements.txt)
 # Needs python3 with venv; fails loudly, naming the package, when PyPI cannot be reached.
@@ -46,6 +46,21 @@ if [ "$#" -eq 0 ]; then
     set -- "$@" "${requirements%/requirements.txt}"
   done
 fi
+# The packages install side by side (each into its own environment); every one is waited for,
+# and the script fails, naming each package that failed, if any did.
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+pids=()
 for package in "$@"; do
-  install_package "$package"
+  install_package "$package" >"$logs/$package.log" 2>&1 &
+  pids+=("$!")
 done
+failed=()
+for i in "${!pids[@]}"; do
+  package="${@:$((i + 1)):1}"
+  if ! wait "${pids[$i]}"; then
+    failed+=("$package")
+  fi
+  cat "$logs/$package.log"
+done
+[ "${#failed[@]}" -eq 0 ] || fail "could not install: ${failed[*]} (see the messages above)"
