@@ -30,7 +30,7 @@ install_package() {
     return
   fi
   command -v python3 >/dev/null || fail "python3 is not on the PATH (the community packages need Python 3.10 or later)"
-  echo "$package: installing $(tr '\n' ' ' <"$package/requirements.txt")into community/$venv (PyPI)"
+  echo "$package: installing $(grep -v '^#' "$package/requirements.txt" | tr '\n' ' ')into community/$venv (PyPI)"
   rm -f "$stamp"
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv" ||
     fail "python3 cannot create a virtual environment (on Debian: apt-get install python3-venv)"

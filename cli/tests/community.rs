@@ -159,7 +159,13 @@ fn run_cli(args: &[&str], path: &Path) -> Result<String, Failed> {
 
 /// The package's `VERDICTS.md`: what runs, the profile it declares and each rule's verdict.
 fn verdicts(package: &Package, profile: &str, report: &serde_json::Value) -> String {
-    let pins = std::fs::read_to_string(package.dir.join("requirements.txt")).unwrap_or_default();
+    let pins = std::fs::read_to_string(package.dir.join("requirements.txt"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("`, `");
     let prefix = format!("{}::", report["backend"].as_str().unwrap_or_default());
     let mut rows = String::new();
     let (mut passed, mut known, mut ignored) = (0, 0, 0);
@@ -198,7 +204,6 @@ fn verdicts(package: &Package, profile: &str, report: &serde_json::Value) -> Str
          ## The profile it declares\n\n```text\n{profile}```\n\n\
          ## Verdicts\n\n| rule | verdict |\n|---|---|\n{rows}",
         name = package.name,
-        pins = pins.trim(),
         seed = report["seed"],
     )
 }
