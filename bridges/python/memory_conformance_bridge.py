@@ -43,6 +43,7 @@ import datetime  # noqa: E402
 import importlib.metadata  # noqa: E402
 import inspect  # noqa: E402
 import json  # noqa: E402
+import math  # noqa: E402
 import pathlib  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
@@ -337,6 +338,19 @@ async def _handle(stores, hello, request):
     raise Unsupported(f"unknown op {op!r}")
 
 
+def _json_safe(value):
+    """``value`` with every float JSON cannot hold (NaN, infinities) written as its name
+    (``"NaN"``, ``"Infinity"``, ``"-Infinity"``): a service's metadata may carry one (a similarity
+    score of a blank query), and the protocol's lines are JSON."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    return value
+
+
 class Unsupported(Exception):
     """The service has no such call: answered ``ok: false`` with ``"unsupported": true``."""
 
@@ -386,7 +400,7 @@ def serve(factory, *, backend, package=None, version=None):
         except Exception as err:  # every failure of one request is answered, never fatal
             traceback.print_exc()
             answer = {"id": request_id, "ok": False, "error": f"{type(err).__name__}: {err}"}
-        PROTOCOL.write(json.dumps(answer) + "\n")
+        PROTOCOL.write(json.dumps(_json_safe(answer)) + "\n")
         PROTOCOL.flush()
     # The kit closed standard input: release every service, then every store's storage.
     for name in list(stores.stores):

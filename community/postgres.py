@@ -1,0 +1,53 @@
+"""The PostgreSQL the server-backed community gates run on: the server
+`MEMORY_CONFORMANCE_POSTGRES_URL` names (else its line of `target/servers/env`, which
+`servers/start.sh` writes; a superuser's URL), and a database of its own for each package there.
+Bridges put this folder on `sys.path` and import it; it needs psycopg."""
+import os
+import pathlib
+import sys
+import urllib.parse
+
+import psycopg
+
+VARIABLE = "MEMORY_CONFORMANCE_POSTGRES_URL"
+ENV_FILE = pathlib.Path(__file__).resolve().parents[1] / "target" / "servers" / "env"
+LOCK = 7242024  # serialises the setup of bridges that start at once
+
+
+def server_url():
+    """The server's URL: the variable, else its line in target/servers/env; exits 2 without."""
+    if os.environ.get(VARIABLE):
+        return os.environ[VARIABLE]
+    if ENV_FILE.is_file():
+        for line in ENV_FILE.read_text().splitlines():
+            name, _, value = line.partition("=")
+            if name.strip() == VARIABLE and value.strip():
+                return value.strip()
+    print(f"no PostgreSQL: set {VARIABLE} or start the servers "
+          f"(bash servers/install.sh && bash servers/start.sh)", file=sys.stderr)
+    sys.exit(2)
+
+
+def url(base, *, database, user=None, scheme="postgresql"):
+    """`base` with another database, user (``name:password``) or scheme."""
+    parts = urllib.parse.urlsplit(base)
+    host = parts.hostname + (f":{parts.port}" if parts.port else "")
+    who = user if user is not None else (parts.username or "")
+    return urllib.parse.urlunsplit((scheme, f"{who}@{host}" if who else host, f"/{database}", "", ""))
+
+
+def database(name, setup=""):
+    """The server's URL for the database `name`, created when missing, with `setup` (SQL,
+    idempotent) run in it once per call, serialised across bridges."""
+    base = server_url()
+    with psycopg.connect(base, autocommit=True) as admin:
+        admin.execute("SELECT pg_advisory_lock(%s)", (LOCK,))
+        try:
+            if admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+                admin.execute(f"CREATE DATABASE {name}")
+            if setup:
+                with psycopg.connect(url(base, database=name), autocommit=True) as conn:
+                    conn.execute(setup)
+        finally:
+            admin.execute("SELECT pg_advisory_unlock(%s)", (LOCK,))
+    return url(base, database=name)
