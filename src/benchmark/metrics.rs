@@ -69,6 +69,14 @@ impl BenchmarkRun {
     pub fn of_kind(&self, kind: QuestionKind) -> Metrics {
         Metrics::of(self.results.iter().filter(|r| r.kind == kind))
     }
+
+    /// The headline figures: over the questions of the data set's
+    /// [headline kinds](super::Dataset::headline_kinds) (every question of version 1,
+    /// LoCoMo's categories 1 to 4).
+    pub fn headline(&self) -> Metrics {
+        let kinds = self.dataset.headline_kinds();
+        Metrics::of(self.results.iter().filter(|r| kinds.contains(&r.kind)))
+    }
 }
 
 #[cfg(test)]

@@ -33,8 +33,8 @@ pub fn overall_table(runs: &[&BenchmarkRun]) -> String {
     out
 }
 
-/// One row per question kind, one column per backend: recall@5 and MRR (for tool-only
-/// questions, which nothing answers, the share that returned nothing).
+/// One row per question kind of the runs' data set, one column per backend: recall@5 and MRR
+/// (for tool-only questions, which nothing answers, the share that returned nothing).
 pub fn by_kind_table(runs: &[&BenchmarkRun]) -> String {
     let mut out = String::from("| kind | questions |");
     for run in runs {
@@ -43,7 +43,8 @@ pub fn by_kind_table(runs: &[&BenchmarkRun]) -> String {
     out.push_str("\n|---|---:|");
     out.push_str(&"---:|".repeat(runs.len()));
     out.push('\n');
-    for kind in QuestionKind::ALL {
+    let kinds = runs.first().map_or(&[][..], |run| run.dataset.kinds());
+    for &kind in kinds {
         let Some(first) = runs.first() else { break };
         let _ = write!(
             out,
@@ -79,7 +80,8 @@ pub fn svg(runs: &[&BenchmarkRun]) -> String {
     const LEFT: usize = 170;
     const TOP: usize = 118;
     // One column per kind, then all questions (`None`).
-    let columns: Vec<(&str, Option<QuestionKind>)> = QuestionKind::ALL
+    let kinds = runs.first().map_or(&[][..], |run| run.dataset.kinds());
+    let columns: Vec<(&str, Option<QuestionKind>)> = kinds
         .iter()
         .map(|&kind| (kind.name(), Some(kind)))
         .chain(std::iter::once(("all", None)))
