@@ -82,6 +82,7 @@ impl Comparison {
         out.push_str(&row("recall@5", b.recall_at_5, a.recall_at_5));
         out.push_str(&row("recall@10", b.recall_at_10, a.recall_at_10));
         out.push_str(&row("MRR", b.mrr, a.mrr));
+        out.push_str(&row("MRR@10", b.mrr_at_10, a.mrr_at_10));
         let rank = |run: &BenchmarkRun, id: &str| {
             run.results
                 .iter()

@@ -12,13 +12,14 @@ fn percent(value: f64) -> String {
 }
 
 /// One row per backend: recall@1, @5, @10, MRR and the unanswerable questions that returned
-/// nothing, over every question.
+/// nothing, over the [headline](BenchmarkRun::headline) questions (every question of version
+/// 1; LoCoMo's categories 1 to 4).
 pub fn overall_table(runs: &[&BenchmarkRun]) -> String {
     let mut out = String::from(
         "| backend | recall@1 | recall@5 | recall@10 | MRR | unanswerable: nothing returned |\n|---|---:|---:|---:|---:|---:|\n",
     );
     for run in runs {
-        let m = run.overall();
+        let m = run.headline();
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {:.2} | {} |",

@@ -78,6 +78,15 @@ impl QuestionResult {
         self.first_answer().map_or(0.0, |rank| 1.0 / rank as f64)
     }
 
+    /// [`reciprocal_rank`](QuestionResult::reciprocal_rank), 0 when the first answering entry
+    /// is beyond the first `k`.
+    pub fn reciprocal_rank_within(&self, k: usize) -> f64 {
+        match self.first_answer() {
+            Some(rank) if rank <= k => 1.0 / rank as f64,
+            _ => 0.0,
+        }
+    }
+
     /// Whether the question is found: an answering event among the first `k` entries.
     pub fn found_at(&self, k: usize) -> bool {
         self.first_answer().is_some_and(|rank| rank <= k)
