@@ -7,6 +7,7 @@ pub mod backends;
 pub mod gate;
 pub mod infer;
 pub mod junit;
+pub mod locomo;
 pub mod profiles;
 pub mod recall;
 pub mod replicas;
