@@ -340,7 +340,8 @@ impl Benchmark {
         })
     }
 
-    /// The event with id `id`, and the user it belongs to.
+    /// The first event with id `id`, and the session it belongs to. Ids are unique within a
+    /// user; version 1's are unique overall, LoCoMo's (`D1:3`) repeat in every conversation.
     pub fn event(&self, id: &str) -> Option<(&Session, &Event)> {
         self.sessions
             .iter()
