@@ -8,12 +8,13 @@ type BuildGate = fn() -> Gate;
 
 /// Every bundled backend's name and gate, in report order. A gate is built only when asked
 /// for: building one can load a model (vector-minilm's 90 MB of weights) or reach a server.
-const BUNDLED: [(&str, BuildGate); 15] = [
+const BUNDLED: [(&str, BuildGate); 16] = [
     ("reference", Gate::reference),
     ("sqlite-fts5", memory_sqlite_fts5::gate),
     ("segmented-bm25", memory_segmented_bm25::gate),
     ("vector-hashed", memory_vector::gate),
     ("vector-minilm", memory_vector::minilm_gate),
+    ("hybrid", memory_hybrid::gate),
     (
         "adk-rust-in-memory",
         memory_conformance_adk_rust::in_memory_gate,

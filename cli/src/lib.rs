@@ -6,6 +6,7 @@
 pub mod backends;
 pub mod gate;
 pub mod junit;
+pub mod locomo;
 pub mod profiles;
 pub mod recall;
 pub mod replicas;

@@ -150,7 +150,7 @@ enum Command {
     /// behind a bridge command: recall@1, @5, @10 and MRR, overall and per question kind, and
     /// each question's outcome; `--output` saves the run for `compare`.
     #[command(
-        after_help = "Examples:\n  memory-conformance benchmark --backend sqlite-fts5\n  memory-conformance benchmark --profile my-backend.toml --output before.json -- python3 bridge.py"
+        after_help = "Examples:\n  memory-conformance benchmark --backend sqlite-fts5 --dataset locomo\n  memory-conformance benchmark --profile my-backend.toml --output before.json -- python3 bridge.py"
     )]
     Benchmark {
         /// A bundled backend, instead of a bridge command.
@@ -165,6 +165,11 @@ enum Command {
         /// How long one call of the bridge may take, in seconds.
         #[arg(long, value_name = "SECONDS", default_value_t = ProcessBridge::DEFAULT_TIMEOUT.as_secs())]
         op_timeout: u64,
+        /// The data: `v1` (the kit's per-kind behaviour diagnostic), `locomo` (LoCoMo's
+        /// locomo10.json, read from $MEMORY_CONFORMANCE_LOCOMO, else
+        /// ../shared/data/locomo/locomo10.json beside the repository) or a locomo10.json's path.
+        #[arg(long, value_name = "locomo|v1|PATH", default_value = "v1")]
+        dataset: String,
         /// The bridge's program and arguments.
         #[arg(last = true, value_name = "COMMAND")]
         command: Vec<std::ffi::OsString>,
@@ -173,7 +178,7 @@ enum Command {
     /// side, the questions gained and lost. Each side is a bundled backend's name or a run
     /// saved by `benchmark --output`.
     #[command(
-        after_help = "Examples:\n  memory-conformance compare reference sqlite-fts5\n  memory-conformance compare before.json after.json --fail-on-lost"
+        after_help = "Examples:\n  memory-conformance compare sqlite-fts5 vector-minilm --dataset locomo\n  memory-conformance compare before.json after.json --fail-on-lost"
     )]
     Compare {
         /// The run before: a bundled backend or a saved run (.json).
@@ -186,6 +191,9 @@ enum Command {
         /// Exit 1 when a question answered before is not answered after.
         #[arg(long)]
         fail_on_lost: bool,
+        /// The data a bundled backend runs on (see `benchmark --help`).
+        #[arg(long, value_name = "locomo|v1|PATH", default_value = "v1")]
+        dataset: String,
     },
     /// Show each token of a query and whether it can ever match, under a backend's rules.
     ///
@@ -451,6 +459,7 @@ fn main() -> ExitCode {
             profile,
             output,
             op_timeout,
+            dataset,
             command,
         } => {
             let subject = subject::chosen(backend.as_deref(), &command, op_timeout, || {
@@ -458,7 +467,7 @@ fn main() -> ExitCode {
                 Ok((file.profile.name.clone(), file.profile))
             });
             subject
-                .and_then(recall::run_benchmark)
+                .and_then(|subject| recall::run_benchmark(subject, &recall::dataset(&dataset)?))
                 .and_then(|run| {
                     print!("{}", recall::render_run(&run));
                     match &output {
@@ -473,9 +482,11 @@ fn main() -> ExitCode {
             after,
             format,
             fail_on_lost,
+            dataset,
         } => recall::compare(
             &before,
             &after,
+            &dataset,
             matches!(format, OutputFormat::Json),
             fail_on_lost,
         ),

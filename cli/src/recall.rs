@@ -5,18 +5,42 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use memory_conformance::benchmark::{BenchmarkRun, Comparison, by_kind_table, overall_table};
+use memory_conformance::benchmark::{
+    Benchmark, BenchmarkRun, Comparison, Dataset, by_kind_table, locomo_path, overall_table,
+};
 use memory_conformance::conformance::{Gate, Subject};
 use serde::Serialize;
 
 use crate::backends::bundled_gate;
 
-/// Runs the benchmark against `subject`'s backend, on a fresh store.
-pub fn run_benchmark(subject: Subject) -> Result<BenchmarkRun, String> {
+/// The data `--dataset` names: `v1` (the kit's own), `locomo` (read from
+/// `MEMORY_CONFORMANCE_LOCOMO`, else `../shared/data/locomo/locomo10.json` beside the
+/// repository), or the path of a `locomo10.json`.
+pub fn dataset(name_or_path: &str) -> Result<Benchmark, String> {
+    if name_or_path == Dataset::V1.name() {
+        Ok(Benchmark::v1())
+    } else if name_or_path == Dataset::Locomo.name() {
+        Benchmark::locomo(&locomo_path())
+    } else {
+        let path = Path::new(name_or_path);
+        if !path.exists() {
+            return Err(format!(
+                "--dataset {name_or_path:?} is neither v1, locomo nor an existing locomo10.json"
+            ));
+        }
+        Benchmark::locomo(path)
+    }
+}
+
+/// Runs `benchmark` against `subject`'s backend, on a fresh store.
+pub fn run_benchmark(subject: Subject, benchmark: &Benchmark) -> Result<BenchmarkRun, String> {
     let name = subject.backend().to_owned();
-    Gate::new(subject)
-        .benchmark()
-        .map_err(|err| format!("the recall benchmark could not run against {name}: {err}"))
+    Gate::new(subject).benchmark_on(benchmark).map_err(|err| {
+        format!(
+            "{} could not run against {name}: {err}",
+            benchmark.dataset.describe(benchmark.version)
+        )
+    })
 }
 
 /// The figures and every question's outcome, for a person.
@@ -37,9 +61,12 @@ pub fn save(run: &BenchmarkRun, path: &Path) -> Result<(), String> {
         .map_err(|err| format!("cannot write {}: {err}", path.display()))
 }
 
-/// One side of a comparison: a bundled backend's name, or a run saved by
-/// `memory-conformance benchmark --output FILE`.
-pub fn side(name_or_file: &str) -> Result<BenchmarkRun, String> {
+/// One side of a comparison: a bundled backend's name, run on the data `dataset` loads, or a
+/// run saved by `memory-conformance benchmark --output FILE`.
+pub fn side(
+    name_or_file: &str,
+    dataset: &mut impl FnMut() -> Result<Benchmark, String>,
+) -> Result<BenchmarkRun, String> {
     let path = PathBuf::from(name_or_file);
     if name_or_file.ends_with(".json") || path.is_file() {
         let text = std::fs::read_to_string(&path)
@@ -51,7 +78,7 @@ pub fn side(name_or_file: &str) -> Result<BenchmarkRun, String> {
             )
         });
     }
-    run_benchmark(bundled_gate(name_or_file)?.subject().clone())
+    run_benchmark(bundled_gate(name_or_file)?.subject().clone(), &dataset()?)
 }
 
 #[derive(Serialize)]
@@ -61,20 +88,29 @@ struct ComparisonJson<'a> {
     after: memory_conformance::benchmark::Metrics,
 }
 
-/// `compare BEFORE AFTER`: exit 1 when `fail_on_lost` and a question was lost.
+/// `compare BEFORE AFTER --dataset NAME`: exit 1 when `fail_on_lost` and a question was lost.
+/// The data is loaded once, and only when a side is a bundled backend.
 pub fn compare(
     before: &str,
     after: &str,
+    dataset_name: &str,
     json: bool,
     fail_on_lost: bool,
 ) -> Result<ExitCode, String> {
-    let (before, after) = (side(before)?, side(after)?);
+    let mut loaded: Option<Benchmark> = None;
+    let mut load = || -> Result<Benchmark, String> {
+        if loaded.is_none() {
+            loaded = Some(dataset(dataset_name)?);
+        }
+        Ok(loaded.clone().unwrap_or_else(Benchmark::v1))
+    };
+    let (before, after) = (side(before, &mut load)?, side(after, &mut load)?);
     let comparison = Comparison::between(&before, &after)?;
     if json {
         let out = ComparisonJson {
             comparison: &comparison,
-            before: before.overall(),
-            after: after.overall(),
+            before: before.headline(),
+            after: after.headline(),
         };
         println!(
             "{}",

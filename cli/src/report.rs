@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use memory_conformance::benchmark::{self, BenchmarkRun, Metrics, QuestionKind};
+use memory_conformance::benchmark::{self, Benchmark, BenchmarkRun, Metrics, locomo_path};
 use memory_conformance::conformance::rules::{self, Requirement};
 use memory_conformance::conformance::{Gate, Verdict};
 use memory_conformance::probe::{self, Difference, Observation};
@@ -39,6 +39,8 @@ pub struct Report {
     corpus_version: u32,
     seed: u64,
     cases: u32,
+    /// Why LoCoMo could not be read (absent: where to get it), when it could not.
+    locomo_unavailable: Option<String>,
     backends: Vec<BackendReport>,
     /// The file name of the recall plot beside the Markdown report, when one is written.
     #[serde(skip)]
@@ -63,6 +65,10 @@ struct BackendReport {
     recall_benchmark: Option<BenchmarkFigures>,
     /// Why the recall benchmark could not run, when it could not.
     recall_benchmark_failed: Option<String>,
+    /// The figures on LoCoMo.
+    locomo: Option<BenchmarkFigures>,
+    /// Why LoCoMo could not run against the backend, when it could not.
+    locomo_failed: Option<String>,
 }
 
 /// A backend's figures on the recall benchmark, overall and per question kind.
@@ -80,7 +86,9 @@ impl BenchmarkFigures {
         Self {
             version: run.version,
             overall: run.overall(),
-            by_kind: QuestionKind::ALL
+            by_kind: run
+                .dataset
+                .kinds()
                 .iter()
                 .map(|&kind| (kind.name(), run.of_kind(kind)))
                 .collect(),
@@ -103,11 +111,12 @@ struct RuleRow {
 impl Report {
     /// Runs `gates` with the options' seed and cases, one backend after the other.
     pub fn of(gates: Vec<Gate>, options: &Options) -> Self {
-        let progress = Progress::new(gates.len() * (rules::catalogue().len() + 2));
+        let progress = Progress::new(gates.len() * (rules::catalogue().len() + STEPS_BEYOND_RULES));
         let reference = Observation::reference();
+        let locomo = Benchmark::locomo(&locomo_path());
         let backends = gates
             .into_iter()
-            .map(|gate| backend_report(gate, options, &reference, &progress))
+            .map(|gate| backend_report(gate, options, &reference, locomo.as_ref().ok(), &progress))
             .collect();
         progress.finish();
         Self {
@@ -115,6 +124,7 @@ impl Report {
             corpus_version: probe::VERSION,
             seed: options.seed,
             cases: options.cases,
+            locomo_unavailable: locomo.err(),
             backends,
             plot: options
                 .output
@@ -140,6 +150,7 @@ impl Report {
             !b.problems.is_empty()
                 || b.recall_failed.is_some()
                 || b.recall_benchmark_failed.is_some()
+                || b.locomo_failed.is_some()
                 || b.rules.iter().any(|r| !r.green)
         })
     }
@@ -210,16 +221,20 @@ fn plot_path(output: &std::path::Path) -> Option<PathBuf> {
     Some(output.with_file_name(format!("{stem}.recall.svg")))
 }
 
+/// The steps of a backend beyond its rules: the probe corpus, the recall benchmark, LoCoMo.
+const STEPS_BEYOND_RULES: usize = 3;
+
 fn backend_report(
     gate: Gate,
     options: &Options,
     reference: &Observation,
+    locomo: Option<&Benchmark>,
     progress: &Progress,
 ) -> BackendReport {
     let name = gate.subject().backend().to_owned();
     let version = gate.description().to_owned();
     if let Some(why) = gate.unavailable_reason() {
-        progress.skip(rules::catalogue().len() + 2, &name);
+        progress.skip(rules::catalogue().len() + STEPS_BEYOND_RULES, &name);
         return BackendReport {
             name,
             version,
@@ -232,6 +247,8 @@ fn backend_report(
             difference: None,
             recall_benchmark: None,
             recall_benchmark_failed: None,
+            locomo: None,
+            locomo_failed: None,
         };
     }
     let gate = gate
@@ -292,6 +309,12 @@ fn backend_report(
         Ok(run) => (Some(BenchmarkFigures::of(run)), None),
         Err(problem) => (None, Some(format!("the recall benchmark: {problem}"))),
     };
+    progress.step(&name, "LoCoMo");
+    let (locomo, locomo_failed) = match locomo.map(|data| gate.benchmark_on(data)) {
+        None => (None, None),
+        Some(Ok(run)) => (Some(BenchmarkFigures::of(run)), None),
+        Some(Err(problem)) => (None, Some(format!("LoCoMo: {problem}"))),
+    };
     BackendReport {
         name,
         version,
@@ -304,6 +327,8 @@ fn backend_report(
         difference,
         recall_benchmark,
         recall_benchmark_failed,
+        locomo,
+        locomo_failed,
     }
 }
 
@@ -372,9 +397,11 @@ fn markdown(report: &Report) -> String {
             let declaration = b.problems.iter().map(String::as_str);
             let recall = b.recall_failed.iter().map(String::as_str);
             let benchmark = b.recall_benchmark_failed.iter().map(String::as_str);
+            let locomo = b.locomo_failed.iter().map(String::as_str);
             declaration
                 .chain(recall)
                 .chain(benchmark)
+                .chain(locomo)
                 .map(move |p| (b.name.as_str(), p))
         })
         .collect();
@@ -416,13 +443,30 @@ fn markdown(report: &Report) -> String {
         .iter()
         .filter_map(|b| Some(&b.recall_benchmark.as_ref()?.run))
         .collect();
+    let locomo_runs: Vec<&BenchmarkRun> = ran
+        .iter()
+        .filter_map(|b| Some(&b.locomo.as_ref()?.run))
+        .collect();
+    let locomo_failed: Vec<(&str, &str)> = ran
+        .iter()
+        .filter_map(|b| Some((b.name.as_str(), b.locomo_failed.as_deref()?)))
+        .collect();
+    out.push_str(&crate::locomo::section(
+        &locomo_runs,
+        report.locomo_unavailable.as_deref(),
+        &locomo_failed,
+    ));
     if let Some(first) = runs.first() {
         let _ = writeln!(
             out,
-            "\n## Recall quality\n\n\
-             How often each backend brings back the memory that answers a user's question, on the \
-             recall benchmark version {} (docs/recall-benchmark.md: {} questions over {} users' \
-             histories, each labelled with the events that answer it). recall@k: the share of a \
+            "\n## Per-kind behaviour diagnostic (recall benchmark v1)\n\n\
+             Where each backend's behaviour wins and loses, kind by kind, on the kit's own recall \
+             benchmark version {} (docs/recall-benchmark.md: {} questions over {} users' \
+             histories, each labelled with the events that answer it). Each kind is built to \
+             separate two kinds of backend (many share no word with the answer on purpose, others \
+             reward a tokenisation choice), and with about 50 text events per user a random top 10 \
+             already reaches a fifth of the answers: the figures below diagnose behaviour; they are \
+             no measure of recall quality, which the LoCoMo section above gives. recall@k: the share of a \
              question's answering events among the first k entries returned, averaged over the \
              answerable questions; MRR: the mean of 1 / the rank of the first answering entry. A \
              backend that does not rank (the reference returns every match in storage order) is \

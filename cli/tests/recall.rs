@@ -45,7 +45,7 @@ fn listed(output: &str, heading: &str) -> Result<(usize, Vec<String>), Failed> {
         .and_then(|(_, n)| n.trim_end_matches("):").parse().ok())
         .ok_or_else(|| format!("no count in {title:?}"))?;
     let ids = lines
-        .take_while(|l| l.starts_with("  q-"))
+        .take_while(|l| l.starts_with("  ") && l.trim() != "none")
         .map(|l| l.trim().split(' ').next().unwrap_or_default().to_owned())
         .collect::<Vec<_>>();
     Ok((count, ids))
@@ -59,7 +59,18 @@ fn check_swap(
     gained_must: &[&str],
     lost_must: &[&str],
 ) -> Result<String, Failed> {
-    let out = cli(&["compare", before, after]);
+    check_swap_on("v1", before, after, gained_must, lost_must)
+}
+
+/// [`check_swap`] on the data `dataset` names.
+fn check_swap_on(
+    dataset: &str,
+    before: &str,
+    after: &str,
+    gained_must: &[&str],
+    lost_must: &[&str],
+) -> Result<String, Failed> {
+    let out = cli(&["compare", before, after, "--dataset", dataset]);
     let stdout = text(&out.stdout);
     if out.status.code() != Some(0) {
         return Err(format!(
@@ -122,6 +133,46 @@ fn sqlite_fts5_to_minilm() -> Result<(), Failed> {
         .into());
     }
     Ok(())
+}
+
+/// The swap from the reference to sqlite-fts5 on LoCoMo: the questions gained and lost listed
+/// with their category and ranks, the headline over categories 1-4.
+fn reference_to_sqlite_fts5_on_locomo() -> Result<(), Failed> {
+    let stdout = check_swap_on("locomo", "reference", "sqlite-fts5", &[], &[])?;
+    if !stdout.starts_with(
+        "reference -> sqlite-fts5 on LoCoMo (locomo10.json), categories 1-4 (adversarial questions apart)",
+    ) || !stdout.contains(" (single-hop) \"")
+    {
+        return Err(format!("the comparison names LoCoMo and the questions' categories:\n{stdout}").into());
+    }
+    let (gained, _) = listed(&stdout, "gained")?;
+    let (lost, _) = listed(&stdout, "lost")?;
+    if gained < 10 * lost {
+        return Err(
+            format!("bm25 over storage order gains far more than it loses:\n{stdout}").into(),
+        );
+    }
+    Ok(())
+}
+
+/// Where LoCoMo is absent, a test that needs it reports itself ignored with where to get it;
+/// with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set (CI), it fails.
+fn needs_locomo(name: &'static str, test: fn() -> Result<(), Failed>) -> Trial {
+    match memory_conformance::benchmark::locomo_missing(
+        &memory_conformance::benchmark::locomo_path(),
+    ) {
+        None => Trial::test(name, test),
+        Some(reason) => {
+            let required = std::env::var_os(REQUIRE_ALL).is_some();
+            Trial::ignorable_test(name, move || {
+                if required {
+                    Err(format!("{REQUIRE_ALL} is set, but {reason}").into())
+                } else {
+                    Ok(Completion::ignored_with(reason.clone()))
+                }
+            })
+        }
+    }
 }
 
 /// A run saved by `benchmark --output` compares like the backend itself: against its own
@@ -269,6 +320,10 @@ fn main() -> ExitCode {
             "compare::sqlite_fts5_to_minilm",
             "vector-minilm",
             sqlite_fts5_to_minilm,
+        ),
+        needs_locomo(
+            "compare::reference_to_sqlite_fts5_on_locomo",
+            reference_to_sqlite_fts5_on_locomo,
         ),
         Trial::test(
             "compare::a_saved_run_compares_like_the_backend",

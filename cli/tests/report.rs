@@ -35,15 +35,42 @@ fn the_report_leaves_no_scratch_file_of_any_backend_behind() {
     );
     let report = std::fs::read_to_string(&output).unwrap();
     assert!(report.contains("| sqlite-fts5 |") && report.contains("| adk-rust-sqlite |"));
-    // Recall quality: both backends' figures, and the plot beside the report, linked from it.
+    // LoCoMo leads the recall: both backends' figures beside the anchors, or, without the data,
+    // where to get it.
+    let locomo = report
+        .split("\n## Recall on LoCoMo\n")
+        .nth(1)
+        .expect("the report has a LoCoMo section");
+    let present = memory_conformance::benchmark::locomo_missing(
+        &memory_conformance::benchmark::locomo_path(),
+    )
+    .is_none();
+    if present {
+        assert!(
+            locomo.contains(
+                "| backend | recall@1 | recall@5 | recall@10 | MRR@10 | anchor recall@10 |"
+            ) && locomo.contains("| sqlite-fts5 | 0.")
+                && locomo.contains("| adk-rust-sqlite | 0.")
+                && locomo.contains("| anchor: SQLite FTS5 bm25"),
+            "{locomo}"
+        );
+    } else {
+        assert!(
+            locomo.starts_with("\nNot measured here: LoCoMo is not at")
+                && locomo.contains("snap-research/locomo"),
+            "{locomo}"
+        );
+    }
+    // The per-kind diagnostic: both backends' figures, and the plot beside the report, linked
+    // from it.
     let plot = output.with_file_name(format!(
         "{}.recall.svg",
         output.file_stem().unwrap().to_string_lossy()
     ));
     let recall = report
-        .split("\n## Recall quality\n")
+        .split("\n## Per-kind behaviour diagnostic (recall benchmark v1)\n")
         .nth(1)
-        .expect("the report has a recall quality section");
+        .expect("the report has the per-kind diagnostic");
     assert!(
         recall.contains("| backend | recall@1 | recall@5 | recall@10 | MRR |")
             && recall.contains("| kind | questions | sqlite-fts5 | adk-rust-sqlite |")

@@ -30,10 +30,13 @@ pub struct Comparison {
 impl Comparison {
     /// `after` against `before`, question by question (both of one benchmark version).
     pub fn between(before: &BenchmarkRun, after: &BenchmarkRun) -> Result<Self, String> {
-        if before.version != after.version {
+        if (before.dataset, before.version) != (after.dataset, after.version) {
             return Err(format!(
-                "{} ran benchmark version {} and {} version {}: results compare only within a version",
-                before.backend, before.version, after.backend, after.version
+                "{} ran {} and {} ran {}: results compare only within one data set and version",
+                before.backend,
+                before.dataset.describe(before.version),
+                after.backend,
+                after.dataset.describe(after.version)
             ));
         }
         let mut comparison = Self {
@@ -64,10 +67,13 @@ impl Comparison {
 
     /// The comparison for a person: the figures side by side, then the questions.
     pub fn render(&self, before: &BenchmarkRun, after: &BenchmarkRun) -> String {
-        let (b, a) = (before.overall(), after.overall());
+        let (b, a) = (before.headline(), after.headline());
         let mut out = format!(
-            "{} -> {} on recall benchmark version {}\n\n",
-            self.before, self.after, before.version
+            "{} -> {} on {}{}\n\n",
+            self.before,
+            self.after,
+            before.dataset.describe(before.version),
+            before.dataset.headline_scope()
         );
         let row = |name: &str, x: f64, y: f64| {
             format!("  {name:<10} {x:>6.3} -> {y:>6.3} ({:+.3})\n", y - x)
@@ -76,6 +82,7 @@ impl Comparison {
         out.push_str(&row("recall@5", b.recall_at_5, a.recall_at_5));
         out.push_str(&row("recall@10", b.recall_at_10, a.recall_at_10));
         out.push_str(&row("MRR", b.mrr, a.mrr));
+        out.push_str(&row("MRR@10", b.mrr_at_10, a.mrr_at_10));
         let rank = |run: &BenchmarkRun, id: &str| {
             run.results
                 .iter()

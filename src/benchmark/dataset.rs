@@ -36,11 +36,23 @@ pub enum QuestionKind {
     CrossSession,
     /// Words shared with events that do not answer, or no answer at all.
     Distractor,
+    /// LoCoMo category 1: the answer joins facts from several turns.
+    MultiHop,
+    /// LoCoMo category 2: when something happened.
+    Temporal,
+    /// LoCoMo category 3: the answer needs knowledge beyond the conversation as well.
+    OpenDomain,
+    /// LoCoMo category 4: one turn answers it.
+    SingleHop,
+    /// LoCoMo category 5: a question about something that did not happen as asked (it
+    /// names the wrong person, say); the labelled turns hold what did happen.
+    Adversarial,
 }
 
 impl QuestionKind {
-    /// Every kind, in report order.
-    pub const ALL: [QuestionKind; 10] = [
+    /// Every kind, in report order: the recall benchmark version 1's ([`Dataset::V1`]), then
+    /// LoCoMo's categories 1 to 5 ([`Dataset::Locomo`]).
+    pub const ALL: [QuestionKind; 15] = [
         Self::ExactWord,
         Self::Inflection,
         Self::Paraphrase,
@@ -51,6 +63,11 @@ impl QuestionKind {
         Self::Replaced,
         Self::CrossSession,
         Self::Distractor,
+        Self::MultiHop,
+        Self::Temporal,
+        Self::OpenDomain,
+        Self::SingleHop,
+        Self::Adversarial,
     ];
 
     /// The kind's name, as the data spells it (`exact-word`).
@@ -66,6 +83,11 @@ impl QuestionKind {
             Self::Replaced => "replaced",
             Self::CrossSession => "cross-session",
             Self::Distractor => "distractor",
+            Self::MultiHop => "multi-hop",
+            Self::Temporal => "temporal",
+            Self::OpenDomain => "open-domain",
+            Self::SingleHop => "single-hop",
+            Self::Adversarial => "adversarial",
         }
     }
 
@@ -87,6 +109,70 @@ impl QuestionKind {
                     names.join(", ")
                 )
             })
+    }
+}
+
+/// Which labelled data a benchmark is: the kit's own version 1, or LoCoMo.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Dataset {
+    /// The kit's recall benchmark, version 1 (`src/benchmark/v1.json`): a per-kind behaviour
+    /// diagnostic, each kind built to separate two kinds of backend.
+    #[default]
+    V1,
+    /// LoCoMo (Maharana et al., ACL 2024), `locomo10.json`, read at run time
+    /// ([`Benchmark::locomo`]).
+    Locomo,
+}
+
+impl Dataset {
+    /// The name the command line takes (`--dataset v1`, `--dataset locomo`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::V1 => "v1",
+            Self::Locomo => "locomo",
+        }
+    }
+
+    /// Its question kinds, in report order.
+    ///
+    /// ```
+    /// use memory_conformance::benchmark::{Dataset, QuestionKind};
+    /// assert_eq!(Dataset::V1.kinds().len(), 10);
+    /// assert_eq!(Dataset::Locomo.kinds().last(), Some(&QuestionKind::Adversarial));
+    /// ```
+    pub fn kinds(self) -> &'static [QuestionKind] {
+        match self {
+            Self::V1 => &QuestionKind::ALL[..10],
+            Self::Locomo => &QuestionKind::ALL[10..],
+        }
+    }
+
+    /// The kinds its headline figures are over: every kind of version 1; LoCoMo's categories
+    /// 1 to 4, adversarial questions (category 5) apart, as LoCoMo's retrieval figures are
+    /// usually given.
+    pub fn headline_kinds(self) -> &'static [QuestionKind] {
+        match self {
+            Self::V1 => self.kinds(),
+            Self::Locomo => &QuestionKind::ALL[10..14],
+        }
+    }
+
+    /// What the headline figures are over, for a title: empty when it is every question.
+    pub fn headline_scope(self) -> &'static str {
+        match self {
+            Self::V1 => "",
+            Self::Locomo => ", categories 1-4 (adversarial questions apart)",
+        }
+    }
+
+    /// How a run's text names the data, `version` being the run's.
+    pub fn describe(self, version: u32) -> String {
+        match self {
+            Self::V1 => format!("Recall benchmark version {version}"),
+            Self::Locomo => "LoCoMo (locomo10.json)".to_owned(),
+        }
     }
 }
 
@@ -123,6 +209,8 @@ impl Question {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Benchmark {
+    /// Which data it is.
+    pub dataset: Dataset,
     /// The data's version: results are comparable only within one version.
     pub version: u32,
     /// The app name every history is stored under.
@@ -131,6 +219,11 @@ pub struct Benchmark {
     pub sessions: Vec<Session>,
     /// Every question, in id order.
     pub questions: Vec<Question>,
+    /// Labels the data gives that name no event, left out: (question id, the label as
+    /// written). Empty for version 1, whose labels all name an event.
+    pub dropped_labels: Vec<(String, String)>,
+    /// Questions left out because no label of theirs names an event.
+    pub unlabelled: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -237,14 +330,18 @@ impl Benchmark {
             }
         }
         Ok(Self {
+            dataset: Dataset::V1,
             version: raw.version,
             app_name: raw.app_name,
             sessions,
             questions: raw.questions,
+            dropped_labels: Vec::new(),
+            unlabelled: Vec::new(),
         })
     }
 
-    /// The event with id `id`, and the user it belongs to.
+    /// The first event with id `id`, and the session it belongs to. Ids are unique within a
+    /// user; version 1's are unique overall, LoCoMo's (`D1:3`) repeat in every conversation.
     pub fn event(&self, id: &str) -> Option<(&Session, &Event)> {
         self.sessions
             .iter()
@@ -272,7 +369,7 @@ mod tests {
                 assert!(event.has_text(), "{}: {id} has no text", question.id);
             }
         }
-        for kind in QuestionKind::ALL {
+        for &kind in Dataset::V1.kinds() {
             let n = benchmark
                 .questions
                 .iter()

@@ -152,6 +152,7 @@ mod tests {
     fn run() -> BenchmarkRun {
         BenchmarkRun {
             backend: "b".into(),
+            dataset: crate::benchmark::Dataset::V1,
             version: 1,
             results: vec![
                 result("q-1", QuestionKind::Paraphrase, &["e1"], &["e1"]),

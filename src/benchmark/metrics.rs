@@ -21,6 +21,9 @@ pub struct Metrics {
     pub recall_at_10: f64,
     /// The mean over answerable questions of 1 / the rank of the first answering entry.
     pub mrr: f64,
+    /// The same, 0 for a question whose first answering entry is beyond the first 10 (as
+    /// LoCoMo's figures are usually given).
+    pub mrr_at_10: f64,
     /// Of the questions nothing answers, the share that returned nothing; `None` when there
     /// are none.
     pub unanswerable_empty: Option<f64>,
@@ -48,6 +51,7 @@ impl Metrics {
             recall_at_5: mean(&|r| r.recall_at(5).unwrap_or(0.0)),
             recall_at_10: mean(&|r| r.recall_at(10).unwrap_or(0.0)),
             mrr: mean(&|r| r.reciprocal_rank()),
+            mrr_at_10: mean(&|r| r.reciprocal_rank_within(10)),
             unanswerable_empty: (!unanswerable.is_empty()).then(|| {
                 unanswerable
                     .iter()
@@ -68,6 +72,14 @@ impl BenchmarkRun {
     /// The figures over the questions of `kind`.
     pub fn of_kind(&self, kind: QuestionKind) -> Metrics {
         Metrics::of(self.results.iter().filter(|r| r.kind == kind))
+    }
+
+    /// The headline figures: over the questions of the data set's
+    /// [headline kinds](super::Dataset::headline_kinds) (every question of version 1,
+    /// LoCoMo's categories 1 to 4).
+    pub fn headline(&self) -> Metrics {
+        let kinds = self.dataset.headline_kinds();
+        Metrics::of(self.results.iter().filter(|r| kinds.contains(&r.kind)))
     }
 }
 
@@ -102,6 +114,12 @@ mod tests {
         assert!((m.recall_at_5 - 0.5).abs() < 1e-12);
         assert!((m.recall_at_10 - 2.0 / 3.0).abs() < 1e-12);
         assert!((m.mrr - (1.0 + 1.0 / 3.0) / 3.0).abs() < 1e-12);
+        assert!((m.mrr_at_10 - m.mrr).abs() < 1e-12);
+        let late = Metrics::of(&[result(
+            &["a"],
+            &["x"; 10].iter().chain(&["a"]).copied().collect::<Vec<_>>(),
+        )]);
+        assert!((late.mrr - 1.0 / 11.0).abs() < 1e-12 && late.mrr_at_10 == 0.0);
         assert_eq!(m.unanswerable_empty, Some(0.5));
         assert!(results[1].found_at(3) && !results[1].found_at(2));
         assert_eq!(Metrics::of(&[]).unanswerable_empty, None);

@@ -20,13 +20,15 @@
 mod compare;
 mod dataset;
 mod floor;
+mod locomo;
 mod metrics;
 mod render;
 mod run;
 
 pub use compare::{Comparison, FOUND_WITHIN};
-pub use dataset::{Benchmark, Question, QuestionKind};
+pub use dataset::{Benchmark, Dataset, Question, QuestionKind};
 pub use floor::RecallFloor;
+pub use locomo::{LOCOMO_ENV, LOCOMO_SHA256, LOCOMO_SOURCE, locomo_missing, locomo_path};
 pub use metrics::Metrics;
 pub use render::{by_kind_table, overall_table, svg};
 pub use run::{BenchmarkRun, QuestionResult};

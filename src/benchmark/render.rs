@@ -12,13 +12,14 @@ fn percent(value: f64) -> String {
 }
 
 /// One row per backend: recall@1, @5, @10, MRR and the unanswerable questions that returned
-/// nothing, over every question.
+/// nothing, over the [headline](BenchmarkRun::headline) questions (every question of version
+/// 1; LoCoMo's categories 1 to 4).
 pub fn overall_table(runs: &[&BenchmarkRun]) -> String {
     let mut out = String::from(
         "| backend | recall@1 | recall@5 | recall@10 | MRR | unanswerable: nothing returned |\n|---|---:|---:|---:|---:|---:|\n",
     );
     for run in runs {
-        let m = run.overall();
+        let m = run.headline();
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {:.2} | {} |",
@@ -33,8 +34,8 @@ pub fn overall_table(runs: &[&BenchmarkRun]) -> String {
     out
 }
 
-/// One row per question kind, one column per backend: recall@5 and MRR (for tool-only
-/// questions, which nothing answers, the share that returned nothing).
+/// One row per question kind of the runs' data set, one column per backend: recall@5 and MRR
+/// (for tool-only questions, which nothing answers, the share that returned nothing).
 pub fn by_kind_table(runs: &[&BenchmarkRun]) -> String {
     let mut out = String::from("| kind | questions |");
     for run in runs {
@@ -43,7 +44,8 @@ pub fn by_kind_table(runs: &[&BenchmarkRun]) -> String {
     out.push_str("\n|---|---:|");
     out.push_str(&"---:|".repeat(runs.len()));
     out.push('\n');
-    for kind in QuestionKind::ALL {
+    let kinds = runs.first().map_or(&[][..], |run| run.dataset.kinds());
+    for &kind in kinds {
         let Some(first) = runs.first() else { break };
         let _ = write!(
             out,
@@ -79,7 +81,8 @@ pub fn svg(runs: &[&BenchmarkRun]) -> String {
     const LEFT: usize = 170;
     const TOP: usize = 118;
     // One column per kind, then all questions (`None`).
-    let columns: Vec<(&str, Option<QuestionKind>)> = QuestionKind::ALL
+    let kinds = runs.first().map_or(&[][..], |run| run.dataset.kinds());
+    let columns: Vec<(&str, Option<QuestionKind>)> = kinds
         .iter()
         .map(|&kind| (kind.name(), Some(kind)))
         .chain(std::iter::once(("all", None)))

@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::dataset::{Benchmark, Question, QuestionKind};
+use std::collections::HashMap;
+
+use super::dataset::{Benchmark, Dataset, Question, QuestionKind};
 use crate::{Content, MemoryService, SearchOptions};
 
 /// What one backend returned for every question of the benchmark.
@@ -11,6 +13,9 @@ use crate::{Content, MemoryService, SearchOptions};
 pub struct BenchmarkRun {
     /// The backend.
     pub backend: String,
+    /// Which data it ran on.
+    #[serde(default)]
+    pub dataset: Dataset,
     /// The benchmark's version.
     pub version: u32,
     /// One result per question, in the benchmark's order.
@@ -73,6 +78,15 @@ impl QuestionResult {
         self.first_answer().map_or(0.0, |rank| 1.0 / rank as f64)
     }
 
+    /// [`reciprocal_rank`](QuestionResult::reciprocal_rank), 0 when the first answering entry
+    /// is beyond the first `k`.
+    pub fn reciprocal_rank_within(&self, k: usize) -> f64 {
+        match self.first_answer() {
+            Some(rank) if rank <= k => 1.0 / rank as f64,
+            _ => 0.0,
+        }
+    }
+
     /// Whether the question is found: an answering event among the first `k` entries.
     pub fn found_at(&self, k: usize) -> bool {
         self.first_answer().is_some_and(|rank| rank <= k)
@@ -104,6 +118,7 @@ impl BenchmarkRun {
                 .await
                 .map_err(|err| format!("adding session {:?} failed: {err}", session.id))?;
         }
+        let ids = EventIds::of(benchmark);
         let mut results = Vec::with_capacity(benchmark.questions.len());
         for question in &benchmark.questions {
             let found = if options.is_default() {
@@ -125,7 +140,7 @@ impl BenchmarkRun {
                     returned: found
                         .memories
                         .iter()
-                        .map(|entry| event_id(benchmark, question, &entry.content))
+                        .map(|entry| ids.of_content(&question.user_id, &entry.content))
                         .collect(),
                     error: None,
                     ..Self::blank(question)
@@ -138,6 +153,7 @@ impl BenchmarkRun {
         }
         Ok(Self {
             backend: backend_name.to_owned(),
+            dataset: benchmark.dataset,
             version: benchmark.version,
             results,
             in_event_id_order: false,
@@ -175,8 +191,8 @@ impl BenchmarkRun {
     /// change of backend shows the questions it gained and lost.
     pub fn per_question(&self) -> String {
         let mut out = format!(
-            "Recall benchmark version {} against {}: the first answering entry of each question (of the entries returned{}).\n\n",
-            self.version,
+            "{} against {}: the first answering entry of each question (of the entries returned{}).\n\n",
+            self.dataset.describe(self.version),
             self.backend,
             if self.in_event_id_order {
                 ", put in event-id order: the backend promises no order"
@@ -211,15 +227,38 @@ impl BenchmarkRun {
     }
 }
 
-/// The id of the user's event whose content `content` is, or `?`.
-fn event_id(benchmark: &Benchmark, question: &Question, content: &Content) -> String {
-    benchmark
-        .sessions
-        .iter()
-        .filter(|s| s.user_id == question.user_id)
-        .flat_map(|s| &s.events)
-        .find(|e| e.content.as_ref() == Some(content))
-        .map_or_else(|| "?".to_owned(), |e| e.id.clone())
+/// Each user's events by content: which event an entry returned is.
+struct EventIds<'a> {
+    /// (user id, the content as JSON) to the id of the first such event of the user.
+    by_content: HashMap<(&'a str, String), &'a str>,
+}
+
+impl<'a> EventIds<'a> {
+    fn of(benchmark: &'a Benchmark) -> Self {
+        let mut by_content = HashMap::new();
+        for session in &benchmark.sessions {
+            for event in &session.events {
+                if let Some(content) = &event.content {
+                    by_content
+                        .entry((session.user_id.as_str(), content_key(content)))
+                        .or_insert(event.id.as_str());
+                }
+            }
+        }
+        Self { by_content }
+    }
+
+    /// The id of `user`'s first event whose content `content` is, or `?`.
+    fn of_content(&self, user: &str, content: &Content) -> String {
+        self.by_content
+            .get(&(user, content_key(content)))
+            .map_or_else(|| "?".to_owned(), |id| (*id).to_owned())
+    }
+}
+
+/// A content as a map key: its JSON, which two contents share exactly when they are equal.
+fn content_key(content: &Content) -> String {
+    serde_json::to_string(content).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -230,6 +269,7 @@ mod tests {
     fn an_unordered_run_is_put_in_event_id_order_and_says_so() {
         let run = BenchmarkRun {
             backend: "b".into(),
+            dataset: Dataset::V1,
             version: 1,
             results: vec![QuestionResult {
                 question: "q-1".into(),

@@ -292,6 +292,9 @@ mod run {
     /// The limit an unordered backend's benchmark searches carry: more than any question's
     /// matches, so that every match comes back.
     const UNORDERED_LIMIT: usize = 10_000;
+
+    /// How many events the recall benchmark version 1 holds: the unit of a benchmark's time.
+    const V1_EVENTS: usize = 457;
     use crate::probe::{Difference, Observation};
 
     impl Gate {
@@ -423,44 +426,51 @@ mod run {
             )
         }
 
-        /// The backend's answers to the [recall benchmark](crate::benchmark), on a fresh
-        /// instance on its own thread, whose namespace is cleaned up afterwards.
+        /// The backend's answers to the [recall benchmark](crate::benchmark) version 1, on a
+        /// fresh instance on its own thread, whose namespace is cleaned up afterwards.
         pub fn benchmark(&self) -> Result<BenchmarkRun, String> {
+            self.benchmark_on(&Benchmark::v1())
+        }
+
+        /// The backend's answers to `benchmark` (version 1, or LoCoMo), as
+        /// [`benchmark`](Gate::benchmark). The thread may take the rule timeout once per
+        /// version 1's worth of events (LoCoMo has about 13 times as many).
+        pub fn benchmark_on(&self, benchmark: &Benchmark) -> Result<BenchmarkRun, String> {
             let subject = self.subject.clone();
-            on_own_thread(
-                "recall benchmark",
-                self.subject.options.rule_timeout(),
-                move || async move {
-                    let namespace = super::super::Namespace::fresh();
-                    let backend = subject.open(&namespace).await;
-                    // A backend that promises no order gives its entries in event-id order,
-                    // all of them where it takes a limit: its own order, and which entries
-                    // its limit keeps, change from run to run.
-                    let profile = subject.profile();
-                    let unordered = profile.order == crate::profile::Order::Unordered;
-                    let options = if unordered && profile.capabilities.search_limit {
-                        crate::SearchOptions::with_limit(UNORDERED_LIMIT)
+            let benchmark = benchmark.clone();
+            let events: usize = benchmark.sessions.iter().map(|s| s.events.len()).sum();
+            let timeout = self.subject.options.rule_timeout()
+                * u32::try_from(events.div_ceil(V1_EVENTS).max(1)).unwrap_or(u32::MAX);
+            on_own_thread("recall benchmark", timeout, move || async move {
+                let namespace = super::super::Namespace::fresh();
+                let backend = subject.open(&namespace).await;
+                // A backend that promises no order gives its entries in event-id order,
+                // all of them where it takes a limit: its own order, and which entries
+                // its limit keeps, change from run to run.
+                let profile = subject.profile();
+                let unordered = profile.order == crate::profile::Order::Unordered;
+                let options = if unordered && profile.capabilities.search_limit {
+                    crate::SearchOptions::with_limit(UNORDERED_LIMIT)
+                } else {
+                    crate::SearchOptions::default()
+                };
+                let run = BenchmarkRun::with_options(
+                    &benchmark,
+                    subject.backend(),
+                    backend.as_ref(),
+                    &options,
+                )
+                .await;
+                drop(backend);
+                subject.clean(&namespace);
+                run.map(|run| {
+                    if unordered {
+                        run.in_event_id_order()
                     } else {
-                        crate::SearchOptions::default()
-                    };
-                    let run = BenchmarkRun::with_options(
-                        &Benchmark::v1(),
-                        subject.backend(),
-                        backend.as_ref(),
-                        &options,
-                    )
-                    .await;
-                    drop(backend);
-                    subject.clean(&namespace);
-                    run.map(|run| {
-                        if unordered {
-                            run.in_event_id_order()
-                        } else {
-                            run
-                        }
-                    })
-                },
-            )?
+                        run
+                    }
+                })
+            })?
         }
 
         /// What the recall snapshots pin, by name: the backend's recall on the probe corpus
