@@ -391,6 +391,47 @@ fn the_readmes_walk_through() -> Result<(), Failed> {
     Ok(())
 }
 
+/// The shipped decorator and plugin without their content flag, on random stored words and a
+/// random query (`random-content`): none of the words, nor the query, is in the log, which
+/// still holds the write, the query and the search, and `diagnose --log` still finds the wrong
+/// key from counts alone.
+fn no_content_without_the_flag(package: Package) -> Result<(), Failed> {
+    let dir = package.generated()?.join("random-content");
+    let read =
+        |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
+    let (log, secrets) = (read("app.log")?, read("secrets.json")?);
+    let secrets: Value = serde_json::from_str(&secrets).map_err(|e| e.to_string())?;
+    let query = secrets["query"].as_str().unwrap_or_default();
+    let words: Vec<&str> = secrets["words"]
+        .as_array()
+        .map(|w| w.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if query.is_empty() || words.len() != 3 {
+        return Err(format!("secrets.json lacks the query and three words: {secrets}").into());
+    }
+    let lower = log.to_lowercase();
+    for secret in words.iter().chain([&query]) {
+        if lower.contains(&secret.to_lowercase()) {
+            return Err(format!("{secret:?} is in the log without the flag:\n{log}").into());
+        }
+    }
+    for record in ["memory.write ", "memory.query ", "memory.search "] {
+        if !log.contains(record) {
+            return Err(format!("no {record}line in the log:\n{log}").into());
+        }
+    }
+    let (code, out) = diagnose_json(&["--log", &path(&dir.join("app.log"))]);
+    let diagnosis = &out["diagnosis"];
+    if out["verdict"] != "WrongKey"
+        || code != Some(1)
+        || diagnosis["key"]["user_id"] != "u-42"
+        || diagnosis["hits"] != 0
+    {
+        return Err(format!("expected WrongKey for support/u-42 from the log: {out:#}").into());
+    }
+    Ok(())
+}
+
 /// One named check.
 type Check = Box<dyn Fn() -> Result<(), Failed> + Send + Sync>;
 
@@ -425,6 +466,11 @@ fn trials() -> Vec<Trial> {
         python,
         "adk_python::never-written::the_searching_conversation_is_not_content".to_owned(),
         Box::new(the_searching_conversation_is_not_content),
+    ));
+    cases.push((
+        python,
+        "adk_python::random-content::no_content_without_the_flag".to_owned(),
+        Box::new(move || no_content_without_the_flag(python)),
     ));
     cases.push((
         python,

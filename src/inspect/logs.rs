@@ -385,7 +385,8 @@ fn find_name(line: &str, name: &str) -> Option<usize> {
 }
 
 /// The guide's `memory.query q=<query> dead=[<tokens>]`: the query may hold spaces.
-/// Fields before `q=` (the key, the call and invocation ids) are read as fields.
+/// Fields before `q=` (the key, the call and invocation ids) are read as fields; a line
+/// without `q=` (the shipped plugins' redacted line: counts and shapes) is fields only.
 fn guide_query_fields(rest: &str) -> Result<Vec<(String, String)>, String> {
     let rest = rest.trim_start();
     let (before, body) = if let Some(body) = rest.strip_prefix("q=") {
@@ -393,7 +394,7 @@ fn guide_query_fields(rest: &str) -> Result<Vec<(String, String)>, String> {
     } else if let Some(at) = rest.find(" q=") {
         (&rest[..at], &rest[at + 3..])
     } else {
-        return Ok(Vec::new());
+        return fields(rest);
     };
     let mut out = fields(before)?;
     match body.rfind(" dead=[") {
