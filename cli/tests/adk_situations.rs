@@ -1,7 +1,9 @@
 //! `diagnose` on what real ADK applications write: `fixtures/adk/adk_python.py` runs the
 //! guide's worked example and its neighbours through google-adk's own `Runner` (scripted model,
 //! `DatabaseSessionService` on SQLite, the guide's decorator and trace plugin), and
-//! `fixtures/adk/adk_js.mjs` through @google/adk's (session JSON and log), and every situation
+//! `fixtures/adk/adk_js.mjs` through @google/adk's (session JSON and log), both with the decorator
+//! and plugin the kit ships for them (`bridges/python/memory_conformance_adk.py`,
+//! `bridges/js/memory-conformance-adk.mjs`), and every situation
 //! is diagnosed from each source alone and combined, with no `--query`: the last search the
 //! application made that found nothing. The verdict is the guide's, or "not known from this
 //! source" where the source cannot know.
@@ -471,6 +473,11 @@ fn trials() -> Vec<Trial> {
         python,
         "adk_python::random-content::no_content_without_the_flag".to_owned(),
         Box::new(move || no_content_without_the_flag(python)),
+    ));
+    cases.push((
+        js,
+        "adk_js::random-content::no_content_without_the_flag".to_owned(),
+        Box::new(move || no_content_without_the_flag(js)),
     ));
     cases.push((
         python,
