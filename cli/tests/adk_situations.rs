@@ -3,7 +3,9 @@
 //! `DatabaseSessionService` on SQLite, the guide's decorator and trace plugin), and
 //! `fixtures/adk/adk_js.mjs` through @google/adk's (session JSON and log), both with the decorator
 //! and plugin the kit ships for them (`bridges/python/memory_conformance_adk.py`,
-//! `bridges/js/memory-conformance-adk.mjs`), and every situation
+//! `bridges/js/memory-conformance-adk.mjs`), and ADK Java's through the Maven module
+//! `bridges/adk-java-inspect` (its JUnit test runs a real ADK Java `Runner` and writes the log),
+//! and every situation
 //! is diagnosed from each source alone and combined, with no `--query`: the last search the
 //! application made that found nothing. The verdict is the guide's, or "not known from this
 //! source" where the source cannot know.
@@ -37,6 +39,7 @@ fn python() -> PathBuf {
 enum Package {
     Python,
     Js,
+    Java,
 }
 
 impl Package {
@@ -44,6 +47,7 @@ impl Package {
         match self {
             Self::Python => "adk_python",
             Self::Js => "adk_js",
+            Self::Java => "adk_java",
         }
     }
 
@@ -61,6 +65,12 @@ impl Package {
                     .join("bridges/adk-js/node_modules/.installed-pins")
                     .is_file(),
                 "@google/adk 2.0.0 is not installed in bridges/adk-js/node_modules",
+            ),
+            Self::Java => (
+                root()
+                    .join("bridges/adk-java-inspect/target/installed-pins")
+                    .is_file(),
+                "google-adk 1.8.0 (Java) and the decorator's Maven module are not installed in bridges/adk-java/.m2",
             ),
         };
         if ready {
@@ -82,32 +92,56 @@ impl Package {
     fn generated(self) -> Result<PathBuf, String> {
         static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
         static JS: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+        static JAVA: OnceLock<Result<PathBuf, String>> = OnceLock::new();
         let cell = match self {
             Self::Python => &PYTHON,
             Self::Js => &JS,
+            Self::Java => &JAVA,
         };
         cell.get_or_init(|| {
             let out = self.out_dir();
             let mut command = match self {
                 Self::Python => {
                     let mut command = Command::new(python());
-                    command.arg(root().join("fixtures/adk/adk_python.py"));
+                    command
+                        .arg(root().join("fixtures/adk/adk_python.py"))
+                        .arg(&out);
                     command
                 }
                 Self::Js => {
                     let mut command = Command::new("node");
                     command.arg(root().join("fixtures/adk/adk_js.mjs"));
+                    command.arg(&out);
+                    command
+                }
+                // The Maven module's JUnit test runs the situations, offline.
+                Self::Java => {
+                    let mut command = Command::new("mvn");
+                    command
+                        .current_dir(root().join("bridges/adk-java-inspect"))
+                        .args([
+                            "--batch-mode",
+                            "--quiet",
+                            "--offline",
+                            "-Dstyle.color=never",
+                        ])
+                        .arg(format!(
+                            "-Dmaven.repo.local={}",
+                            path(&root().join("bridges/adk-java/.m2"))
+                        ))
+                        .arg(format!("-Dadk.logs={}", path(&out)))
+                        .arg("test");
                     command
                 }
             };
             let output = command
-                .arg(&out)
                 .env("TZ", "UTC")
                 .output()
                 .map_err(|err| format!("cannot run the generator {command:?}: {err}"))?;
             if !output.status.success() {
                 return Err(format!(
-                    "{command:?} failed: {}",
+                    "{command:?} failed: {}{}",
+                    String::from_utf8_lossy(&output.stdout),
                     String::from_utf8_lossy(&output.stderr)
                 ));
             }
@@ -176,6 +210,7 @@ impl Source {
             (Self::Log, _) => "reference",
             (_, Package::Python) => "adk-python",
             (_, Package::Js) => "adk-js",
+            (_, Package::Java) => "adk-java",
         }
     }
 }
@@ -250,6 +285,16 @@ const JS_TABLE: [(&str, [&str; 3]); 5] = [
         ["WriteNotKnown", "NothingWritten", "NothingWritten"],
     ),
     ("no-load-memory", ["NoSearch", "NoSearch", "NoSearch"]),
+];
+
+/// ADK Java (the shipped decorator and plugin in a real Runner, log only): the guide's verdicts.
+/// Its test has no order tool, so 4417 is nowhere and key-fixed's second search is check 3's.
+const JAVA_TABLE: [(&str, &str); 5] = [
+    ("wrong-key", "WrongKey"),
+    ("monday-other-key", "WrongKey"),
+    ("key-fixed", "QueryCannotMatch"),
+    ("never-written", "NothingWritten"),
+    ("no-load-memory", "NoSearch"),
 ];
 
 const JS_SOURCES: [Source; 3] = [
@@ -459,6 +504,19 @@ fn trials() -> Vec<Trial> {
             ));
         }
     }
+    let java = Package::Java;
+    for (situation, expected) in JAVA_TABLE {
+        cases.push((
+            java,
+            format!("adk_java::{situation}::log"),
+            Box::new(move || verdict_of(java, situation, Source::Log, expected)),
+        ));
+    }
+    cases.push((
+        java,
+        "adk_java::random-content::no_content_without_the_flag".to_owned(),
+        Box::new(move || no_content_without_the_flag(java)),
+    ));
     cases.push((
         python,
         "adk_python::key-fixed::found_after_the_fix".to_owned(),
@@ -502,7 +560,7 @@ fn trials() -> Vec<Trial> {
 
 fn main() -> ExitCode {
     let conclusion = libtest_mimic::run(&Arguments::from_args(), trials());
-    for package in [Package::Python, Package::Js] {
+    for package in [Package::Python, Package::Js, Package::Java] {
         let _ = std::fs::remove_dir_all(package.out_dir());
     }
     conclusion.exit_code()
