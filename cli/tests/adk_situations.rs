@@ -479,6 +479,33 @@ fn no_content_without_the_flag(package: Package) -> Result<(), Failed> {
     Ok(())
 }
 
+/// The Python decorator's own tests (`bridges/python/tests`): errors and results are the
+/// wrapped service's, other calls reach it, an unknown profile is refused.
+fn python_decorator_unit_tests() -> Result<(), Failed> {
+    let output = Command::new(python())
+        .args(["-m", "unittest", "discover", "-s"])
+        .arg(root().join("bridges/python/tests"))
+        .output()
+        .map_err(|err| format!("cannot run {}: {err}", python().display()))?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).into_owned().into());
+    }
+    Ok(())
+}
+
+/// The JS decorator's own tests (`bridges/js/tests`, `node --test`): the same contract.
+fn js_decorator_unit_tests() -> Result<(), Failed> {
+    let output = Command::new("node")
+        .arg("--test")
+        .arg(root().join("bridges/js/tests/memory-conformance-adk.test.mjs"))
+        .output()
+        .map_err(|err| format!("cannot run node: {err}"))?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stdout).into_owned().into());
+    }
+    Ok(())
+}
+
 /// One named check.
 type Check = Box<dyn Fn() -> Result<(), Failed> + Send + Sync>;
 
@@ -536,6 +563,16 @@ fn trials() -> Vec<Trial> {
         js,
         "adk_js::random-content::no_content_without_the_flag".to_owned(),
         Box::new(move || no_content_without_the_flag(js)),
+    ));
+    cases.push((
+        python,
+        "adk_python::decorator::unit_tests".to_owned(),
+        Box::new(python_decorator_unit_tests),
+    ));
+    cases.push((
+        js,
+        "adk_js::decorator::unit_tests".to_owned(),
+        Box::new(js_decorator_unit_tests),
     ));
     cases.push((
         python,
