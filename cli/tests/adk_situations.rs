@@ -288,7 +288,8 @@ const JS_TABLE: [(&str, [&str; 3]); 5] = [
 ];
 
 /// ADK Java (the shipped decorator and plugin in a real Runner, log only): the guide's verdicts.
-/// Its test has no order tool, so 4417 is nowhere and key-fixed's second search is check 3's.
+/// Its test has no order tool (google-adk 1.8.0's in-memory search fails on a stored function
+/// call: google/adk-java#1464), so 4417 is nowhere and key-fixed's second search is check 3's.
 const JAVA_TABLE: [(&str, &str); 5] = [
     ("wrong-key", "WrongKey"),
     ("monday-other-key", "WrongKey"),

@@ -38,6 +38,12 @@ import org.junit.jupiter.api.Test;
  * {@code cli/tests/adk_situations.rs} gives to {@code memory-conformance diagnose --log}.
  * {@code random-content} logs without the content flag; its {@code secrets.json} lists the
  * words that must not be in its log.
+ *
+ * <p>Monday's chat has no tool call here: in google-adk 1.8.0, once a session holding a
+ * function call is in {@code InMemoryMemoryService}, every search under its key fails with
+ * {@code NoSuchElementException} ({@code part.text().get()} on a part without text;
+ * google/adk-java#1464, fixed by #1465 after 1.8.0). So key-fixed's "Where's order 4417?" is
+ * check 3's miss (4417 is nowhere), not check 4's.
  */
 class WorkedExampleRunnerTest {
   static final String APP = "support";
