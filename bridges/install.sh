@@ -4,6 +4,8 @@
 #   bridges/adk-python/.venv         google-adk 2.13.0 and its locked dependencies (PyPI)
 #   bridges/adk-js/node_modules      @google/adk 2.0.0 and its locked dependencies (npm)
 #   bridges/python/.venv             maturin 1.16.0, which builds the Python wheel (PyPI)
+#   bridges/adk-java-inspect/target  the guide's decorator and plugin for ADK Java, built and
+#                                    tested with bridges/adk-java/.m2
 #   bridges/adk-java/.m2, target/    com.google.adk:google-adk 1.8.0 and its dependencies (Maven
 #                                    Central), the bridge compiled, its worked-example test run
 #   bridges/adk-go/.go, target/      google.golang.org/adk/v2 v2.2.0 and its dependencies (the Go
@@ -99,6 +101,24 @@ install_java() {
   printf '%s\n' "$want" >"$stamp"
 }
 
+install_java_inspect() {
+  local stamp=adk-java-inspect/target/installed-pins
+  local want
+  want="$(pins adk-java-inspect/pom.xml $(find adk-java-inspect/src -type f | LC_ALL=C sort))"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    echo "adk-java-inspect: the decorator's Maven module already built"
+    return
+  fi
+  echo "adk-java-inspect: building the decorator's Maven module with bridges/adk-java/.m2 (Maven Central)"
+  rm -f "$stamp"
+  # `package` also runs its test (a real Runner over the worked example), so its plugins are
+  # installed for the offline runs of cli/tests/adk_situations.rs.
+  (cd adk-java-inspect && mvn --batch-mode --quiet -Dstyle.color=never -Dmaven.repo.local=../adk-java/.m2 \
+    -Dmaven.wagon.http.retryHandler.count=2 -Dadk.logs=target/adk-logs package) ||
+    fail "mvn could not build bridges/adk-java-inspect: is Maven Central reachable? (see Maven's message above)"
+  printf '%s\n' "$want" >"$stamp"
+}
+
 install_go() {
   local stamp=adk-go/target/installed-pins
   local want
@@ -120,4 +140,5 @@ install_python
 install_js
 install_maturin
 install_java
+install_java_inspect
 install_go

@@ -1,7 +1,11 @@
 //! `diagnose` on what real ADK applications write: `fixtures/adk/adk_python.py` runs the
 //! guide's worked example and its neighbours through google-adk's own `Runner` (scripted model,
 //! `DatabaseSessionService` on SQLite, the guide's decorator and trace plugin), and
-//! `fixtures/adk/adk_js.mjs` through @google/adk's (session JSON and log), and every situation
+//! `fixtures/adk/adk_js.mjs` through @google/adk's (session JSON and log), both with the decorator
+//! and plugin the kit ships for them (`bridges/python/memory_conformance_adk.py`,
+//! `bridges/js/memory-conformance-adk.mjs`), and ADK Java's through the Maven module
+//! `bridges/adk-java-inspect` (its JUnit test runs a real ADK Java `Runner` and writes the log),
+//! and every situation
 //! is diagnosed from each source alone and combined, with no `--query`: the last search the
 //! application made that found nothing. The verdict is the guide's, or "not known from this
 //! source" where the source cannot know.
@@ -35,6 +39,7 @@ fn python() -> PathBuf {
 enum Package {
     Python,
     Js,
+    Java,
 }
 
 impl Package {
@@ -42,6 +47,7 @@ impl Package {
         match self {
             Self::Python => "adk_python",
             Self::Js => "adk_js",
+            Self::Java => "adk_java",
         }
     }
 
@@ -59,6 +65,12 @@ impl Package {
                     .join("bridges/adk-js/node_modules/.installed-pins")
                     .is_file(),
                 "@google/adk 2.0.0 is not installed in bridges/adk-js/node_modules",
+            ),
+            Self::Java => (
+                root()
+                    .join("bridges/adk-java-inspect/target/installed-pins")
+                    .is_file(),
+                "google-adk 1.8.0 (Java) and the decorator's Maven module are not installed in bridges/adk-java/.m2",
             ),
         };
         if ready {
@@ -80,32 +92,56 @@ impl Package {
     fn generated(self) -> Result<PathBuf, String> {
         static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
         static JS: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+        static JAVA: OnceLock<Result<PathBuf, String>> = OnceLock::new();
         let cell = match self {
             Self::Python => &PYTHON,
             Self::Js => &JS,
+            Self::Java => &JAVA,
         };
         cell.get_or_init(|| {
             let out = self.out_dir();
             let mut command = match self {
                 Self::Python => {
                     let mut command = Command::new(python());
-                    command.arg(root().join("fixtures/adk/adk_python.py"));
+                    command
+                        .arg(root().join("fixtures/adk/adk_python.py"))
+                        .arg(&out);
                     command
                 }
                 Self::Js => {
                     let mut command = Command::new("node");
                     command.arg(root().join("fixtures/adk/adk_js.mjs"));
+                    command.arg(&out);
+                    command
+                }
+                // The Maven module's JUnit test runs the situations, offline.
+                Self::Java => {
+                    let mut command = Command::new("mvn");
+                    command
+                        .current_dir(root().join("bridges/adk-java-inspect"))
+                        .args([
+                            "--batch-mode",
+                            "--quiet",
+                            "--offline",
+                            "-Dstyle.color=never",
+                        ])
+                        .arg(format!(
+                            "-Dmaven.repo.local={}",
+                            path(&root().join("bridges/adk-java/.m2"))
+                        ))
+                        .arg(format!("-Dadk.logs={}", path(&out)))
+                        .arg("test");
                     command
                 }
             };
             let output = command
-                .arg(&out)
                 .env("TZ", "UTC")
                 .output()
                 .map_err(|err| format!("cannot run the generator {command:?}: {err}"))?;
             if !output.status.success() {
                 return Err(format!(
-                    "{command:?} failed: {}",
+                    "{command:?} failed: {}{}",
+                    String::from_utf8_lossy(&output.stdout),
                     String::from_utf8_lossy(&output.stderr)
                 ));
             }
@@ -174,6 +210,7 @@ impl Source {
             (Self::Log, _) => "reference",
             (_, Package::Python) => "adk-python",
             (_, Package::Js) => "adk-js",
+            (_, Package::Java) => "adk-java",
         }
     }
 }
@@ -248,6 +285,17 @@ const JS_TABLE: [(&str, [&str; 3]); 5] = [
         ["WriteNotKnown", "NothingWritten", "NothingWritten"],
     ),
     ("no-load-memory", ["NoSearch", "NoSearch", "NoSearch"]),
+];
+
+/// ADK Java (the shipped decorator and plugin in a real Runner, log only): the guide's verdicts.
+/// Its test has no order tool (google-adk 1.8.0's in-memory search fails on a stored function
+/// call: google/adk-java#1464), so 4417 is nowhere and key-fixed's second search is check 3's.
+const JAVA_TABLE: [(&str, &str); 5] = [
+    ("wrong-key", "WrongKey"),
+    ("monday-other-key", "WrongKey"),
+    ("key-fixed", "QueryCannotMatch"),
+    ("never-written", "NothingWritten"),
+    ("no-load-memory", "NoSearch"),
 ];
 
 const JS_SOURCES: [Source; 3] = [
@@ -391,6 +439,74 @@ fn the_readmes_walk_through() -> Result<(), Failed> {
     Ok(())
 }
 
+/// The shipped decorator and plugin without their content flag, on random stored words and a
+/// random query (`random-content`): none of the words, nor the query, is in the log, which
+/// still holds the write, the query and the search, and `diagnose --log` still finds the wrong
+/// key from counts alone.
+fn no_content_without_the_flag(package: Package) -> Result<(), Failed> {
+    let dir = package.generated()?.join("random-content");
+    let read =
+        |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
+    let (log, secrets) = (read("app.log")?, read("secrets.json")?);
+    let secrets: Value = serde_json::from_str(&secrets).map_err(|e| e.to_string())?;
+    let query = secrets["query"].as_str().unwrap_or_default();
+    let words: Vec<&str> = secrets["words"]
+        .as_array()
+        .map(|w| w.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if query.is_empty() || words.len() != 3 {
+        return Err(format!("secrets.json lacks the query and three words: {secrets}").into());
+    }
+    let lower = log.to_lowercase();
+    for secret in words.iter().chain([&query]) {
+        if lower.contains(&secret.to_lowercase()) {
+            return Err(format!("{secret:?} is in the log without the flag:\n{log}").into());
+        }
+    }
+    for record in ["memory.write ", "memory.query ", "memory.search "] {
+        if !log.contains(record) {
+            return Err(format!("no {record}line in the log:\n{log}").into());
+        }
+    }
+    let (code, out) = diagnose_json(&["--log", &path(&dir.join("app.log"))]);
+    let diagnosis = &out["diagnosis"];
+    if out["verdict"] != "WrongKey"
+        || code != Some(1)
+        || diagnosis["key"]["user_id"] != "u-42"
+        || diagnosis["hits"] != 0
+    {
+        return Err(format!("expected WrongKey for support/u-42 from the log: {out:#}").into());
+    }
+    Ok(())
+}
+
+/// The Python decorator's own tests (`bridges/python/tests`): errors and results are the
+/// wrapped service's, other calls reach it, an unknown profile is refused.
+fn python_decorator_unit_tests() -> Result<(), Failed> {
+    let output = Command::new(python())
+        .args(["-m", "unittest", "discover", "-s"])
+        .arg(root().join("bridges/python/tests"))
+        .output()
+        .map_err(|err| format!("cannot run {}: {err}", python().display()))?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).into_owned().into());
+    }
+    Ok(())
+}
+
+/// The JS decorator's own tests (`bridges/js/tests`, `node --test`): the same contract.
+fn js_decorator_unit_tests() -> Result<(), Failed> {
+    let output = Command::new("node")
+        .arg("--test")
+        .arg(root().join("bridges/js/tests/memory-conformance-adk.test.mjs"))
+        .output()
+        .map_err(|err| format!("cannot run node: {err}"))?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stdout).into_owned().into());
+    }
+    Ok(())
+}
+
 /// One named check.
 type Check = Box<dyn Fn() -> Result<(), Failed> + Send + Sync>;
 
@@ -416,6 +532,19 @@ fn trials() -> Vec<Trial> {
             ));
         }
     }
+    let java = Package::Java;
+    for (situation, expected) in JAVA_TABLE {
+        cases.push((
+            java,
+            format!("adk_java::{situation}::log"),
+            Box::new(move || verdict_of(java, situation, Source::Log, expected)),
+        ));
+    }
+    cases.push((
+        java,
+        "adk_java::random-content::no_content_without_the_flag".to_owned(),
+        Box::new(move || no_content_without_the_flag(java)),
+    ));
     cases.push((
         python,
         "adk_python::key-fixed::found_after_the_fix".to_owned(),
@@ -425,6 +554,26 @@ fn trials() -> Vec<Trial> {
         python,
         "adk_python::never-written::the_searching_conversation_is_not_content".to_owned(),
         Box::new(the_searching_conversation_is_not_content),
+    ));
+    cases.push((
+        python,
+        "adk_python::random-content::no_content_without_the_flag".to_owned(),
+        Box::new(move || no_content_without_the_flag(python)),
+    ));
+    cases.push((
+        js,
+        "adk_js::random-content::no_content_without_the_flag".to_owned(),
+        Box::new(move || no_content_without_the_flag(js)),
+    ));
+    cases.push((
+        python,
+        "adk_python::decorator::unit_tests".to_owned(),
+        Box::new(python_decorator_unit_tests),
+    ));
+    cases.push((
+        js,
+        "adk_js::decorator::unit_tests".to_owned(),
+        Box::new(js_decorator_unit_tests),
     ));
     cases.push((
         python,
@@ -449,7 +598,7 @@ fn trials() -> Vec<Trial> {
 
 fn main() -> ExitCode {
     let conclusion = libtest_mimic::run(&Arguments::from_args(), trials());
-    for package in [Package::Python, Package::Js] {
+    for package in [Package::Python, Package::Js, Package::Java] {
         let _ = std::fs::remove_dir_all(package.out_dir());
     }
     conclusion.exit_code()

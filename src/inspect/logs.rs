@@ -385,7 +385,8 @@ fn find_name(line: &str, name: &str) -> Option<usize> {
 }
 
 /// The guide's `memory.query q=<query> dead=[<tokens>]`: the query may hold spaces.
-/// Fields before `q=` (the key, the call and invocation ids) are read as fields.
+/// Fields before `q=` (the key, the call and invocation ids) are read as fields; of a line
+/// without `q=` (the shipped plugins' redacted line: counts and shapes) only the key is.
 fn guide_query_fields(rest: &str) -> Result<Vec<(String, String)>, String> {
     let rest = rest.trim_start();
     let (before, body) = if let Some(body) = rest.strip_prefix("q=") {
@@ -393,7 +394,10 @@ fn guide_query_fields(rest: &str) -> Result<Vec<(String, String)>, String> {
     } else if let Some(at) = rest.find(" q=") {
         (&rest[..at], &rest[at + 3..])
     } else {
-        return Ok(Vec::new());
+        return Ok(fields(rest)?
+            .into_iter()
+            .filter(|(k, _)| k == "key")
+            .collect());
     };
     let mut out = fields(before)?;
     match body.rfind(" dead=[") {
@@ -674,6 +678,33 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "line 1: memory.search: `hits` is not a count"
+        );
+    }
+
+    #[test]
+    fn a_redacted_query_line_is_matched_by_its_key_and_gives_no_query() {
+        // The shipped plugins without their content flag: counts and shapes, no `q=`.
+        let log = "memory.query key=support/u-42 call=a invocation=i tokens=2 dead=1 \
+                   shapes=[<letters:6>, <letters:10>?] dead_shapes=[<letters:10>?]\n\
+                   memory.query key=support/u-7 call=b invocation=j tokens=1 dead=0 \
+                   shapes=[<letters:6>] dead_shapes=[]\n\
+                   memory.search key=support/u-7 tokens=1 dead=0 hits=1 ms=0.1\n\
+                   memory.search key=support/u-42 tokens=2 dead=1 hits=0 ms=0.1\n";
+        let read = read(log);
+        assert_eq!(
+            read.unmatched_queries, 0,
+            "each query line went to its key's search"
+        );
+        let searches = read.evidence.searches();
+        assert_eq!(searches.len(), 2);
+        assert!(
+            searches
+                .iter()
+                .all(|s| s.query.is_none() && s.dead_tokens.is_none())
+        );
+        assert_eq!(
+            (searches[1].key.user_id.as_str(), searches[1].dead),
+            ("u-42", Some(1))
         );
     }
 
