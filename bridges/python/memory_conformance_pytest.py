@@ -104,10 +104,13 @@ class ConformanceTests:
         if metafunc.function.__name__ != TEST_NAME:
             return
         try:
-            outcomes = _gate(type(self), pathlib.Path(str(metafunc.definition.fspath)).parent)
+            outcomes = _gate(type(self), metafunc.definition.path.parent)
         except GateError as err:
-            raise pytest.UsageError(f"{type(self).__name__}: {err}") from None
-        metafunc.parametrize(PARAMETER, [o for _, o in outcomes], ids=[rule for rule, _ in outcomes])
+            problem = f"{type(self).__name__}: {err}"
+        else:
+            metafunc.parametrize(PARAMETER, [o for _, o in outcomes], ids=[rule for rule, _ in outcomes])
+            return
+        pytest.fail(problem, pytrace=False)
 
     def test_conformance(self, conformance_outcome):
         outcome, detail = conformance_outcome
