@@ -63,8 +63,14 @@ impl ProcessBridge {
     /// when the child does not hang.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
 
+    /// The time zone a bridge child runs in unless its command sets `TZ`: the kit checks a
+    /// naive timestamp (profile `timestamps = "naive-isoformat"`) as wall-clock time in UTC, so
+    /// a child writing local time writes UTC whatever zone the machine is set to.
+    pub const TIME_ZONE: &'static str = "UTC";
+
     /// Starts `command` (its program, arguments, environment and working directory are used
-    /// as set; stdin, stdout and stderr are taken over) and shakes hands with it.
+    /// as set, with `TZ` set to [`TIME_ZONE`](Self::TIME_ZONE) unless the command sets it;
+    /// stdin, stdout and stderr are taken over) and shakes hands with it.
     pub async fn spawn(command: Command) -> Result<Self, MemoryError> {
         Self::spawn_with_timeout(command, Self::DEFAULT_TIMEOUT).await
     }
@@ -74,6 +80,10 @@ impl ProcessBridge {
         command: Command,
         timeout: Duration,
     ) -> Result<Self, MemoryError> {
+        let mut command = command;
+        if !command.get_envs().any(|(name, _)| name == "TZ") {
+            command.env("TZ", Self::TIME_ZONE);
+        }
         let connection = Connection::start(command, timeout).await?;
         let hello = connection
             .request(&Op::Hello {
