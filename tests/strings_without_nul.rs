@@ -1,8 +1,9 @@
 //! `strings = without NUL`: a backend whose store cannot hold U+0000 states it, and the gate
 //! then takes an error on a call carrying one as the end of the case, and nothing else.
 
+use memory_conformance::conformance::ProfileFile;
 use memory_conformance::conformance::{Gate, Subject, Verdict, rules};
-use memory_conformance::profile::{Profile, ProfileFile, Strings};
+use memory_conformance::profile::{Profile, Strings};
 use memory_conformance::{
     InMemoryMemoryService, MemoryError, MemoryService, SearchMemoryResponse, Session, async_trait,
 };

@@ -24,12 +24,13 @@ pub(crate) fn install() -> String {
     }
 }
 
-/// How long the child may take to answer one request (`hello` includes the package's import).
-const BRIDGE_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long the child may take to answer one request (`hello` includes the package's import):
+/// the kit's default.
+const BRIDGE_TIMEOUT: Duration = ProcessBridge::DEFAULT_TIMEOUT;
 
 /// How long the harness waits for one call: longer than the bridge's own timeout, so a hung
 /// child is reported by the bridge, with its stderr.
-const OP_TIMEOUT: Duration = Duration::from_secs(30);
+const OP_TIMEOUT: Duration = BRIDGE_TIMEOUT.saturating_add(Duration::from_secs(10));
 
 /// A backend in another language, run through the process bridge.
 pub(crate) struct Bridged {

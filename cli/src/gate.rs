@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use memory_conformance::conformance::ProfileFile;
 use memory_conformance::conformance::rules::{self, Rule};
 use memory_conformance::conformance::{
     Gate, RECALL_FLOOR, RECALL_SNAPSHOT, Subject, Trial, TrialOutcome,
 };
 use memory_conformance::process::{bridged_subject, command_line};
-use memory_conformance::profile::ProfileFile;
 use serde::Serialize;
 
 use crate::junit::{self, Case, Outcome};

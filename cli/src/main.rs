@@ -3,6 +3,7 @@
 
 mod diagnose;
 mod explain;
+use memory_conformance::conformance::KnownViolation;
 use memory_conformance::infer;
 use memory_conformance::process::ProcessBridge;
 use memory_conformance_cli::{gate, profiles, recall, report, snapshot, subject};
@@ -358,14 +359,15 @@ fn main() -> ExitCode {
             .map(|declared| {
                 declared
                     .split_once('=')
-                    .map(|(rule, reason)| (rule.trim().to_owned(), reason.trim().to_owned()))
+                    .map(|(rule, reason)| KnownViolation::declared(rule.trim(), reason.trim()))
                     .ok_or_else(|| format!("--known-violation {declared:?} is not RULE=REASON"))
             })
             .collect::<Result<Vec<_>, String>>()
             .and_then(|known_violations| {
                 let mut file = profiles::load(&profile)?;
+                // The bridge owns the file's timeout: the gate does not apply it again.
                 let op_timeout = op_timeout
-                    .or(file.op_timeout_seconds)
+                    .or(file.op_timeout_seconds.take())
                     .unwrap_or(ProcessBridge::DEFAULT_TIMEOUT.as_secs())
                     .max(1);
                 // The flags add to the file, or win over it.

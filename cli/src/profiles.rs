@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use memory_conformance::profile::{Profile, ProfileFile};
+use memory_conformance::conformance::ProfileFile;
+use memory_conformance::profile::Profile;
 
 /// Every preset, by the name `--profile` takes.
 pub fn presets() -> Vec<Profile> {

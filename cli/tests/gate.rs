@@ -358,7 +358,8 @@ fn a_profile_file_declares_the_profile_its_known_violations_and_the_gate_options
 /// are the same claim.
 #[test]
 fn the_python_example_declares_the_bundled_sqlite_preset() {
-    use memory_conformance::profile::{Profile, ProfileFile};
+    use memory_conformance::conformance::ProfileFile;
+    use memory_conformance::profile::Profile;
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../examples/gate-adk-python-sqlite/profile.toml");
     let file = ProfileFile::read(&path).unwrap();

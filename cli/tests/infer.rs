@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use memory_conformance::profile::{Profile, ProfileFile};
+use memory_conformance::conformance::ProfileFile;
+use memory_conformance::profile::Profile;
 
 fn infer(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memory-conformance"))

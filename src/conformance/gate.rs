@@ -4,9 +4,9 @@ use std::fmt;
 use std::time::Duration;
 
 use super::known_violation::{KnownViolation, implied_violations};
+use super::profile_file::ProfileFile;
 use super::subject::Subject;
 use crate::benchmark::RecallFloor;
-use crate::profile::ProfileFile;
 
 /// Every rule of the kit against one backend, with its known violations: the one declaration
 /// of a backend's gate, run by its test target (`conformance_main!`), by the command line and
@@ -112,14 +112,15 @@ impl Gate {
     }
 
     /// The gate with what a profile file declares for it: its known violations (races as
-    /// [intermittent](Gate::known_intermittent_violation)), its cases, seed and recall floor.
-    /// The per-call timeout (`op_timeout_seconds`) belongs to whoever makes the subject: a
-    /// Rust gate gives it to [`Gate::op_timeout`], and
-    /// [`bridged_subject`](crate::process::bridged_subject) to the bridge.
+    /// [intermittent](Gate::known_intermittent_violation)), its cases, seed, recall floor and
+    /// per-call timeout (`op_timeout_seconds`, given to [`Gate::op_timeout`]). A bridged
+    /// backend's timeout is the bridge's: whoever starts the bridge takes it from the file
+    /// first (`ProfileFile::op_timeout_seconds.take()`), since
+    /// [`bridged_subject`](crate::process::bridged_subject) gives the harness a margin beyond
+    /// it.
     ///
     /// ```
-    /// use memory_conformance::conformance::{Gate, Subject};
-    /// use memory_conformance::profile::ProfileFile;
+    /// use memory_conformance::conformance::{Gate, ProfileFile, Subject};
     /// let file = ProfileFile::parse(r#"
     ///     format = 1
     ///     extends = "adk-python"
@@ -135,21 +136,20 @@ impl Gate {
     /// });
     /// let gate = Gate::new(subject).declared_by(&file);
     /// assert_eq!(gate.known_violations().last().unwrap().rule_id(), "result.fidelity");
+    /// assert!(gate.known_violations().iter().all(|v| !v.is_intermittent()));
     /// ```
     #[must_use]
     pub fn declared_by(self, file: &ProfileFile) -> Self {
         let mut gate = self.recall_floor(file.recall_floor.clone());
-        for (rule, reason) in &file.known_violations {
-            gate = gate.known_violation(rule, reason);
-        }
-        for (rule, reason) in &file.intermittent_violations {
-            gate = gate.known_intermittent_violation(rule, reason);
-        }
+        gate.declared.extend(file.known_violations.iter().cloned());
         if let Some(cases) = file.cases {
             gate = gate.cases(cases);
         }
         if let Some(seed) = file.seed {
             gate = gate.seed(seed);
+        }
+        if let Some(seconds) = file.op_timeout_seconds {
+            gate = gate.op_timeout(Duration::from_secs(seconds.max(1)));
         }
         gate
     }
@@ -498,5 +498,41 @@ impl fmt::Display for Gate {
             self.subject.backend(),
             self.subject.profile().name
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profile_file_declares_the_timeout_and_the_violations_of_its_gate() {
+        let file = ProfileFile::parse(
+            "format = 1\nextends = \"reference\"\n[[known_violation]]\nrule = \"scope.shared\"\nreason = \"a pool race\"\nintermittent = true\n[gate]\nop_timeout_seconds = 42\n",
+        )
+        .unwrap();
+        let gate = Gate::reference().declared_by(&file);
+        assert_eq!(gate.subject.options.op_timeout, Duration::from_secs(42));
+        let declared: Vec<_> = gate
+            .known_violations()
+            .into_iter()
+            .filter(|v| v.implied_by().is_none())
+            .collect();
+        assert_eq!(
+            declared,
+            [KnownViolation::intermittent("scope.shared", "a pool race")]
+        );
+
+        let mut taken = file;
+        taken.op_timeout_seconds = None;
+        assert_eq!(
+            Gate::reference()
+                .declared_by(&taken)
+                .subject
+                .options
+                .op_timeout,
+            Gate::reference().subject.options.op_timeout,
+            "without `op_timeout_seconds` the subject keeps its own timeout"
+        );
     }
 }

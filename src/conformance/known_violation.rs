@@ -22,7 +22,9 @@ pub struct KnownViolation {
 }
 
 impl KnownViolation {
-    pub(crate) fn declared(rule_id: impl Into<String>, reason: impl Into<String>) -> Self {
+    /// A violation the gate declares, with the reason (what
+    /// [`Gate::known_violation`](super::Gate::known_violation) adds).
+    pub fn declared(rule_id: impl Into<String>, reason: impl Into<String>) -> Self {
         Self {
             rule_id: rule_id.into(),
             reason: reason.into(),
@@ -31,7 +33,9 @@ impl KnownViolation {
         }
     }
 
-    pub(crate) fn intermittent(rule_id: impl Into<String>, reason: impl Into<String>) -> Self {
+    /// A declared violation that is a race (what
+    /// [`Gate::known_intermittent_violation`](super::Gate::known_intermittent_violation) adds).
+    pub fn intermittent(rule_id: impl Into<String>, reason: impl Into<String>) -> Self {
         Self {
             intermittent: true,
             ..Self::declared(rule_id, reason)

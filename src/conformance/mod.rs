@@ -4,7 +4,8 @@
 //!
 //! - the declaration, light enough for a backend's normal build: [`Subject`] (`subject.rs`,
 //!   with `options.rs`), [`Namespace`] (`namespace.rs`), [`KnownViolation`]
-//!   (`known_violation.rs`) and [`Gate`] (`gate.rs`);
+//!   (`known_violation.rs`), [`Gate`] (`gate.rs`) and the [`ProfileFile`] that declares a
+//!   profile and its gate (`profile_file.rs`);
 //! - with the `harness` feature, the rules (`rules/`, a file per id group), the generators
 //!   (`generate.rs`) and scenarios (`scenario.rs`, with the round-robin load balancer of
 //!   `round_robin.rs`); the property loop (`property.rs`, seeds in
@@ -25,6 +26,7 @@ mod gate;
 mod known_violation;
 mod namespace;
 mod options;
+mod profile_file;
 mod subject;
 
 #[cfg(feature = "harness")]
@@ -80,6 +82,7 @@ mod verdict;
 pub use gate::{Gate, REQUIRE_ALL_BACKENDS};
 pub use known_violation::{KnownViolation, departures, implied_violations};
 pub use namespace::{Namespace, SCRATCH_DIR};
+pub use profile_file::{PROFILE_FORMAT, ProfileFile, ProfileFileError};
 pub use subject::Subject;
 
 #[cfg(feature = "harness")]

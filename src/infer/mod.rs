@@ -24,10 +24,10 @@ mod words;
 
 use std::fmt::Write as _;
 
-use crate::conformance::Subject;
+use crate::conformance::{ProfileFile, Subject};
 use crate::profile::dimension::{CAPABILITIES, Dimension};
 use crate::profile::{
-    Capabilities, EventsDelta, KeyScheme, Order, Profile, ProfileFile, Readd, Timestamps, ToolData,
+    Capabilities, EventsDelta, KeyScheme, Order, Profile, Readd, Timestamps, ToolData,
 };
 
 use self::decide::Run;

@@ -5,7 +5,6 @@
 //! documentation of how it behaves.
 
 pub(crate) mod dimension;
-mod file;
 mod presets;
 mod table;
 // Read by the oracle (the harness) and by profile-aware explanation.
@@ -14,7 +13,7 @@ pub(crate) mod words;
 
 use serde::{Deserialize, Serialize};
 
-pub use file::{PROFILE_FORMAT, ProfileFile, ProfileFileError, presets};
+pub use presets::presets;
 
 /// How a backend means to behave, dimension by dimension.
 ///

@@ -6,6 +6,21 @@ use super::{
     RemoveDiacritics, Retrieval, Separators, Strings, Timestamps, ToolData, Visibility, WordRule,
 };
 
+/// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`,
+/// `adk-python-sqlite`, `adk-js`, `adk-go`, `adk-rust-in-memory`, `adk-rust-sqlite`.
+pub fn presets() -> Vec<Profile> {
+    vec![
+        Profile::reference(),
+        Profile::adk_java(),
+        Profile::adk_python(),
+        Profile::adk_python_sqlite(),
+        Profile::adk_js(),
+        Profile::adk_go(),
+        Profile::adk_rust_in_memory(),
+        Profile::adk_rust_sqlite(),
+    ]
+}
+
 impl Profile {
     /// The kit's [`InMemoryMemoryService`](crate::InMemoryMemoryService), exactly: structured
     /// keys, replace on re-add, `[A-Za-z]+` words, query split on ASCII whitespace with

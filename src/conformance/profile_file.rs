@@ -1,6 +1,9 @@
 //! Profiles as TOML files, format 1: every dimension and capability of a [`Profile`], a preset
 //! to start from (`extends`), the known violations of the backend's gate and the gate's
 //! options. `docs/profile-format.md` describes every key.
+//!
+//! The file lives with the gate because its gate half is the gate's ([`KnownViolation`]
+//! values, the recall floor of the benchmark): the profile layer depends on neither.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,13 +11,13 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::benchmark::{QuestionKind, RecallFloor};
-
-use super::dimension::Dimension as _;
-
-use super::{
+use crate::profile::dimension::Dimension as _;
+use crate::profile::{
     Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval,
-    Strings, Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
+    Strings, Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule, presets,
 };
+
+use super::KnownViolation;
 
 /// The format version this kit reads and writes.
 pub const PROFILE_FORMAT: u32 = 1;
@@ -22,7 +25,8 @@ pub const PROFILE_FORMAT: u32 = 1;
 /// A profile file: the profile, and the gate's declaration that goes with it.
 ///
 /// ```
-/// use memory_conformance::profile::{Limit, ProfileFile};
+/// use memory_conformance::conformance::ProfileFile;
+/// use memory_conformance::profile::Limit;
 /// let file = ProfileFile::parse(r#"
 ///     format = 1
 ///     extends = "adk-python"
@@ -36,19 +40,16 @@ pub const PROFILE_FORMAT: u32 = 1;
 /// assert_eq!(file.profile.name, "my-sqlite-memory");
 /// assert_eq!(file.profile.limit, Limit::AtMost(25));
 /// assert_eq!(file.profile.key, memory_conformance::profile::Profile::adk_python().key);
-/// assert_eq!(file.known_violations[0].0, "result.fidelity");
+/// assert_eq!(file.known_violations[0].rule_id(), "result.fidelity");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ProfileFile {
     /// The profile.
     pub profile: Profile,
-    /// Known violations the gate declares: (rule id, reason).
-    pub known_violations: Vec<(String, String)>,
-    /// Known violations that are races (`intermittent = true`), declared with
-    /// [`Gate::known_intermittent_violation`](crate::conformance::Gate::known_intermittent_violation):
-    /// (rule id, reason).
-    pub intermittent_violations: Vec<(String, String)>,
+    /// Known violations the gate declares, those that are not races first, then the races
+    /// (`intermittent = true`, [intermittent](KnownViolation::is_intermittent)).
+    pub known_violations: Vec<KnownViolation>,
     /// Generated cases per rule, if the file says.
     pub cases: Option<u32>,
     /// The seed, if the file says.
@@ -100,7 +101,6 @@ impl ProfileFile {
         Self {
             profile,
             known_violations: Vec::new(),
-            intermittent_violations: Vec::new(),
             cases: None,
             seed: None,
             op_timeout_seconds: None,
@@ -114,21 +114,6 @@ impl ProfileFile {
         let raw = RawFile::from_file(self);
         toml::to_string(&raw).unwrap_or_else(|err| format!("# cannot write the profile: {err}\n"))
     }
-}
-
-/// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`,
-/// `adk-python-sqlite`, `adk-js`, `adk-go`, `adk-rust-in-memory`, `adk-rust-sqlite`.
-pub fn presets() -> Vec<Profile> {
-    vec![
-        Profile::reference(),
-        Profile::adk_java(),
-        Profile::adk_python(),
-        Profile::adk_python_sqlite(),
-        Profile::adk_js(),
-        Profile::adk_go(),
-        Profile::adk_rust_in_memory(),
-        Profile::adk_rust_sqlite(),
-    ]
 }
 
 /// The message of a TOML or field error, with the line and column it points at.
@@ -409,14 +394,18 @@ impl RawFile {
             .known_violation
             .into_iter()
             .partition(|v| v.intermittent);
-        let pairs = |violations: Vec<RawViolation>| -> Vec<(String, String)> {
-            violations.into_iter().map(|v| (v.rule, v.reason)).collect()
-        };
-        let (known_violations, intermittent_violations) = (pairs(plain), pairs(intermittent));
+        let known_violations = plain
+            .into_iter()
+            .map(|v| KnownViolation::declared(v.rule, v.reason))
+            .chain(
+                intermittent
+                    .into_iter()
+                    .map(|v| KnownViolation::intermittent(v.rule, v.reason)),
+            )
+            .collect();
         Ok(ProfileFile {
             profile,
             known_violations,
-            intermittent_violations,
             cases: gate.cases,
             seed: gate.seed,
             op_timeout_seconds: gate.op_timeout_seconds,
@@ -516,12 +505,10 @@ impl RawFile {
             known_violation: file
                 .known_violations
                 .iter()
-                .map(|violation| (violation, false))
-                .chain(file.intermittent_violations.iter().map(|v| (v, true)))
-                .map(|((rule, reason), intermittent)| RawViolation {
-                    rule: rule.clone(),
-                    reason: reason.clone(),
-                    intermittent,
+                .map(|violation| RawViolation {
+                    rule: violation.rule_id().to_owned(),
+                    reason: violation.reason().to_owned(),
+                    intermittent: violation.is_intermittent(),
                 })
                 .collect(),
             gate: (!gate.is_empty()).then_some(gate),
@@ -607,8 +594,10 @@ mod tests {
     fn every_preset_round_trips_through_the_format() {
         for preset in presets() {
             let mut file = ProfileFile::of(preset.clone());
-            file.known_violations = vec![("result.fidelity".into(), "naive \"local\" time".into())];
-            file.intermittent_violations = vec![("scope.shared".into(), "a pool race".into())];
+            file.known_violations = vec![
+                KnownViolation::declared("result.fidelity", "naive \"local\" time"),
+                KnownViolation::intermittent("scope.shared", "a pool race"),
+            ];
             file.cases = Some(64);
             let text = file.to_toml();
             let back = ProfileFile::parse(&text)
@@ -628,7 +617,7 @@ mod tests {
         profile.capabilities.delete = true;
         profile.capabilities.search_limit = true;
         let written = ProfileFile::of(profile).to_toml();
-        for row in super::super::dimension::table() {
+        for row in crate::profile::dimension::table() {
             let key = match row.key {
                 "visibility" => continue,
                 key => key,
@@ -652,21 +641,13 @@ mod tests {
             "format = 1\nextends = \"reference\"\n[[known_violation]]\nrule = \"result.fidelity\"\nreason = \"naive\"\n[[known_violation]]\nrule = \"scope.shared\"\nreason = \"a pool race\"\nintermittent = true\n[[known_violation]]\nrule = \"key.isolation\"\nreason = \"said plainly\"\nintermittent = false\n",
         )
         .unwrap();
-        let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
-            list.iter()
-                .map(|(rule, reason)| ((*rule).to_owned(), (*reason).to_owned()))
-                .collect()
-        };
         assert_eq!(
             file.known_violations,
-            pairs(&[
-                ("result.fidelity", "naive"),
-                ("key.isolation", "said plainly")
-            ])
-        );
-        assert_eq!(
-            file.intermittent_violations,
-            pairs(&[("scope.shared", "a pool race")])
+            [
+                KnownViolation::declared("result.fidelity", "naive"),
+                KnownViolation::declared("key.isolation", "said plainly"),
+                KnownViolation::intermittent("scope.shared", "a pool race"),
+            ]
         );
         let written = file.to_toml();
         assert_eq!(
@@ -844,7 +825,15 @@ mod format_page {
                 search_limit: true,
             }
         );
-        assert_eq!(complete.known_violations.len(), 1);
+        let declared: Vec<(&str, bool)> = complete
+            .known_violations
+            .iter()
+            .map(|v| (v.rule_id(), v.is_intermittent()))
+            .collect();
+        assert_eq!(
+            declared,
+            [("result.fidelity", false), ("scope.shared", true)]
+        );
         assert_eq!(
             (complete.cases, complete.seed, complete.op_timeout_seconds),
             (Some(128), Some(2026), Some(20))
