@@ -389,3 +389,96 @@ async fn the_harness_runs_unchanged_against_a_bridge_child() {
     let report = Gate::new(subject).run();
     assert!(report.is_green(), "{report}");
 }
+
+/// Whether process `pid` is still running (a zombie waiting for its parent counts as gone).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+    })
+}
+
+/// Polls `done` for up to 30 s (a liveness bound, not a speed goal).
+async fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    done()
+}
+
+#[tokio::test]
+async fn a_line_over_the_limit_is_an_error_naming_the_limit_and_is_not_read_whole() {
+    let child = sh(r#"
+        answer_hello
+        read -r line
+        echo "about to print a 20 MiB line" >&2
+        head -c 20971520 /dev/zero | tr '\0' x
+        while read -r line; do :; done
+    "#);
+    let bridge = ProcessBridge::spawn(child).await.unwrap();
+    let error = message(bridge.store("case-1").await);
+    assert_contains(
+        &error,
+        &[
+            "printed a protocol line longer than the limit of 16 MiB, so it was stopped without reading the rest",
+            "about to print a 20 MiB line",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn a_child_runs_in_its_own_group_with_its_own_scratch_folder_and_leaves_neither_behind() {
+    let report = std::env::temp_dir().join(format!("mc-group-{}", std::process::id()));
+    let _ = std::fs::remove_file(&report);
+    let child = sh(&format!(
+        r#"
+        sleep 600 &
+        printf '%s %s %s\n' "$$" "$!" "$TMPDIR" > '{}.tmp'
+        mv '{}.tmp' '{}'
+        answer_hello
+        while read -r line; do ok "$line"; done
+    "#,
+        report.display(),
+        report.display(),
+        report.display()
+    ));
+    let bridge = ProcessBridge::spawn(child).await.unwrap();
+    let written = std::fs::read_to_string(&report).expect("the child says who it is");
+    let _ = std::fs::remove_file(&report);
+    let mut words = written.split_whitespace();
+    let (pid, grandchild, scratch): (u32, u32, String) = (
+        words.next().unwrap().parse().unwrap(),
+        words.next().unwrap().parse().unwrap(),
+        words.next().unwrap().to_owned(),
+    );
+    assert!(
+        scratch.contains("memory-conformance-bridge-"),
+        "the child's TMPDIR is its scratch folder: {scratch}"
+    );
+    assert!(std::path::Path::new(&scratch).is_dir());
+    assert!(running(pid) && running(grandchild));
+    // SAFETY: getpgid only reads the process's group.
+    let group = unsafe { getpgid(pid as i32) };
+    assert_eq!(
+        group, pid as i32,
+        "the child leads a process group of its own"
+    );
+    drop(bridge);
+    assert!(
+        eventually(|| !running(pid) && !running(grandchild)).await,
+        "the child ({pid}) and what it started ({grandchild}) are stopped once the bridge is dropped"
+    );
+    assert!(
+        eventually(|| !std::path::Path::new(&scratch).exists()).await,
+        "the scratch folder {scratch} is removed"
+    );
+}
+
+unsafe extern "C" {
+    fn getpgid(pid: i32) -> i32;
+}

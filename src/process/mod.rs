@@ -33,6 +33,7 @@
 
 mod bridge;
 mod child;
+mod group;
 mod protocol;
 mod service;
 mod tail;
