@@ -185,6 +185,12 @@ impl Connection {
         }
     }
 
+    /// Why the connection broke, as the error every call now gets; `None` while it works.
+    pub(crate) fn broken(&self) -> Option<MemoryError> {
+        let reason = self.core.lock().broken.clone()?;
+        Some(self.error(reason))
+    }
+
     /// An error about the child: its command line, `what` happened, and its stderr's end.
     pub(crate) fn error(&self, what: impl fmt::Display) -> MemoryError {
         MemoryError::backend(format!(
