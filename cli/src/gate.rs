@@ -88,7 +88,7 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         .backend
         .clone()
         .unwrap_or_else(|| options.profile.name.clone());
-    let subject = bridged(
+    let (subject, bridge) = bridge_subject(
         &options.command,
         &backend,
         options.profile.clone(),
@@ -112,6 +112,13 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
             Selected::Floor(floor) => floor_run(&gate, floor),
         };
         printer.line(&run);
+        // A dead bridge is one error: every later test would fail the same way.
+        if let Some(why) = bridge.broken() {
+            return Err(format!(
+                "the bridge stopped working during {}, so the gate stopped there: {why}",
+                run.name
+            ));
+        }
         runs.push(run);
     }
     let count = |outcome: &str| runs.iter().filter(|r| r.outcome == outcome).count();
@@ -166,6 +173,16 @@ pub fn bridged(
     profile: Profile,
     op_timeout: Duration,
 ) -> Result<Subject, String> {
+    bridge_subject(command, backend, profile, op_timeout).map(|(subject, _)| subject)
+}
+
+/// [`bridged`], with the bridge itself, to ask whether it still works.
+pub fn bridge_subject(
+    command: &[OsString],
+    backend: &str,
+    profile: Profile,
+    op_timeout: Duration,
+) -> Result<(Subject, Arc<ProcessBridge>), String> {
     let (program, args) = command
         .split_first()
         .ok_or("name the bridge command after `--`, for example `-- python3 bridge.py`")?;
@@ -174,20 +191,27 @@ pub fn bridged(
     let bridge = start(child, op_timeout)
         .map_err(|err| format!("the bridge `{}` could not start: {err}", shown(command)))?;
     let forget = Arc::clone(&bridge);
+    let handle = Arc::clone(&bridge);
     let subject = Subject::namespaced(backend, profile, move |namespace| {
         let bridge = Arc::clone(&bridge);
         async move {
             bridge
                 .open(namespace.as_str())
                 .await
-                .unwrap_or_else(|err| panic!("the bridge opened no store: {err}"))
+                // Unwinds without the panic hook: the harness reports the failure once, and a
+                // dead bridge is not a bug of this program to print a backtrace for.
+                .unwrap_or_else(|err| {
+                    std::panic::resume_unwind(Box::new(format!(
+                        "the bridge opened no store: {err}"
+                    )))
+                })
         }
     })
     .cleanup_with(move |namespace| forget.forget(namespace.as_str()))
     // The harness waits longer than the bridge, so a hung child is reported by the bridge,
     // with its standard error.
     .op_timeout(op_timeout + Duration::from_secs(5));
-    Ok(subject)
+    Ok((subject, handle))
 }
 
 /// Starts the bridge child once, shaking hands.

@@ -374,30 +374,40 @@ fn main() -> ExitCode {
         } => {
             let subject = match (&backend, command.is_empty()) {
                 (Some(wanted), true) => {
-                    backends::bundled_gate(wanted).map(|gate| gate.subject().clone())
+                    backends::bundled_gate(wanted).map(|gate| (gate.subject().clone(), None))
                 }
-                (None, false) => gate::bridged(
+                (None, false) => gate::bridge_subject(
                     &command,
                     name.as_deref().unwrap_or("inferred"),
                     memory_conformance::profile::Profile::reference(),
                     std::time::Duration::from_secs(op_timeout.max(1)),
-                ),
+                )
+                .map(|(subject, bridge)| (subject, Some(bridge))),
                 _ => Err("name a bundled backend with --backend, or a bridge command after `--`, not both".into()),
             };
-            subject.map(|subject| {
-                let inferred = infer::infer(&subject, cases, seed, |dimension| {
-                    eprintln!("memory-conformance infer: deciding {dimension}");
-                });
-                let mut inferred = inferred;
+            subject.and_then(|(subject, bridge)| {
+                let inferring = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    infer::infer(&subject, cases, seed, |dimension| {
+                        eprintln!("memory-conformance infer: deciding {dimension}");
+                    })
+                }));
+                // A bridge that stopped working is one error (exit 2), whatever it broke.
+                if let Some(why) = bridge.as_ref().and_then(|bridge| bridge.broken()) {
+                    return Err(format!(
+                        "the bridge stopped working while its profile was inferred: {why}"
+                    ));
+                }
+                let mut inferred =
+                    inferring.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
                 if let Some(name) = name {
                     inferred.profile.name = name;
                 }
                 print!("{}", inferred.to_toml());
-                if inferred.decisions.iter().any(|d| d.misfit.is_some()) {
+                Ok(if inferred.decisions.iter().any(|d| d.misfit.is_some()) {
                     ExitCode::FAILURE
                 } else {
                     ExitCode::SUCCESS
-                }
+                })
             })
         }
         Command::Profile {

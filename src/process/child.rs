@@ -15,7 +15,7 @@ use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout};
 use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
 
-use super::group::Group;
+use super::group::{Group, interrupted};
 use super::protocol::{self, Op, Reply};
 use super::tail::StderrTail;
 use crate::MemoryError;
@@ -138,6 +138,9 @@ impl Connection {
     /// Sends `op` and waits for the answer: the response's fields on success, else an error
     /// naming the failure, with the end of the child's stderr.
     pub(crate) async fn request(&self, op: &Op<'_>) -> Result<Map<String, Value>, MemoryError> {
+        if interrupted() {
+            return std::future::pending().await;
+        }
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let line = protocol::encode(id, op).map_err(|err| {
             self.error(format!("cannot encode request {id} ({}): {err}", op.name()))
@@ -186,7 +189,11 @@ impl Connection {
     }
 
     /// Why the connection broke, as the error every call now gets; `None` while it works.
+    /// (Never once the kit was interrupted: the kit broke it, and is exiting.)
     pub(crate) fn broken(&self) -> Option<MemoryError> {
+        if interrupted() {
+            return None;
+        }
         let reason = self.core.lock().broken.clone()?;
         Some(self.error(reason))
     }
@@ -553,6 +560,7 @@ impl Core {
 
     /// Marks the connection broken for `reason` (the first reason wins), stops the child and
     /// fails every waiting request once the child's last stderr lines are read.
+    /// Once the kit was interrupted, the waiting requests are left waiting for the exit.
     fn break_with(&self, reason: String) {
         let pending: Vec<Pending> = {
             let mut state = self.lock();
@@ -560,6 +568,11 @@ impl Core {
                 return;
             }
             state.broken = Some(Arc::from(reason.as_str()));
+            if interrupted() {
+                drop(state);
+                self.kill.notify_one();
+                return;
+            }
             state.pending.drain().map(|(_, pending)| pending).collect()
         };
         self.kill.notify_one();

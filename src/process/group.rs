@@ -10,7 +10,7 @@
 //! for SIGINT, 143 for SIGTERM), as a shell reports a process the signal ended.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Once, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -33,6 +33,14 @@ struct Live {
 
 static LIVE: Mutex<Vec<Live>> = Mutex::new(Vec::new());
 static NEXT: AtomicU64 = AtomicU64::new(1);
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the kit was interrupted and is taking its children back before it exits: calls to
+/// a child then wait for the exit instead of failing, so no caller reports the children it
+/// stops as broken backends, or exits first with a code of its own.
+pub(crate) fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
 
 fn live() -> std::sync::MutexGuard<'static, Vec<Live>> {
     LIVE.lock().unwrap_or_else(PoisonError::into_inner)
@@ -149,6 +157,7 @@ fn install_signal_handler() {
 /// Closes every child's stdin, waits up to [`SIGNAL_GRACE`] for their groups to exit, kills
 /// what is left and removes every scratch folder.
 fn take_back_everything() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
     let children: Vec<(Option<i32>, PathBuf)> = live()
         .iter()
         .map(|l| {
