@@ -30,3 +30,4 @@ echo "load check: $loops busy loops on $(nproc) cores (at most $hog_seconds s)"
 cargo test --locked -p memory-conformance \
   --test deviant_backends --test process_bridge --test conformance --test gate --lib
 cargo test --locked -p memory-sqlite-fts5 --test conformance --test concurrency
+cargo test --locked -p memory-conformance-cli --test misbehaving_bridges

@@ -543,12 +543,13 @@ impl Run<'_> {
             })
             .collect();
         // The writer says before each re-add that it starts one; the searcher answers each with
-        // two searches, while the re-add is in flight. A seed so sends the same calls in every
-        // build and on every machine, and every re-add is searched across.
+        // two searches, while the re-add is in flight. Both run on this task, so they meet at
+        // the backend's own await points: a seed so sends the same calls in every build and on
+        // every machine, busy or not, and every re-add is searched across.
         let (started, mut starts) = tokio::sync::mpsc::unbounded_channel();
         let writer = {
-            let (backend, versions, timeout) = (self.backend(), versions.to_vec(), self.timeout());
-            tokio::spawn(async move {
+            let (backend, timeout) = (self.backend(), self.timeout());
+            async move {
                 for round in 0..rounds {
                     let _ = started.send(round);
                     add(
@@ -559,38 +560,37 @@ impl Run<'_> {
                     .await?;
                 }
                 Ok::<(), Problem>(())
-            })
-        };
-        let mut search = 0;
-        while starts.recv().await.is_some() {
-            for _ in 0..2 {
-                search += 1;
-                let actual = self.search_plain(&key, query).await?;
-                if !is_one_version(&expected, &actual) {
-                    writer.abort();
-                    let versions: Vec<String> = expected
-                        .iter()
-                        .map(|v| ContentsDisplay(v).to_string())
-                        .collect();
-                    return Err(Problem::Unexpected {
-                        expected: format!(
-                            "exactly one version's entries: {}",
-                            versions.join(" or ")
-                        ),
-                        why: format!(
-                            "a search during re-adds saw a mix of versions (search {search})"
-                        ),
-                        actual,
-                        with_metadata: false,
-                    });
-                }
-                tokio::task::yield_now().await;
             }
-        }
-        writer.await.map_err(|err| Problem::Panicked {
-            op: "a re-add".into(),
-            message: panic_message(err.into_panic()),
-        })??;
+        };
+        let searcher = async {
+            let mut search = 0;
+            while starts.recv().await.is_some() {
+                for _ in 0..2 {
+                    search += 1;
+                    let actual = self.search_plain(&key, query).await?;
+                    if !is_one_version(&expected, &actual) {
+                        let versions: Vec<String> = expected
+                            .iter()
+                            .map(|v| ContentsDisplay(v).to_string())
+                            .collect();
+                        return Err(Problem::Unexpected {
+                            expected: format!(
+                                "exactly one version's entries: {}",
+                                versions.join(" or ")
+                            ),
+                            why: format!(
+                                "a search during re-adds saw a mix of versions (search {search})"
+                            ),
+                            actual,
+                            with_metadata: false,
+                        });
+                    }
+                    tokio::task::yield_now().await;
+                }
+            }
+            Ok(())
+        };
+        tokio::try_join!(writer, searcher)?;
         self.oracle.add(&versions[rounds % versions.len()]);
         self.wrote();
         Ok(())
