@@ -419,48 +419,66 @@ fn a_declared_departure_exempts_only_the_behaviour_it_names() {
 }
 
 /// A backend that indexes in the background passes every rule when its profile declares how
-/// long a write takes to show, the rules report the delay they measured, and the same backend
-/// fails when it declares less than it takes.
+/// long a write takes to show, the rules report the delay they measured and the scheduling
+/// delay they allowed for, and a backend fails when it declares less than it takes.
 #[test]
 fn delayed_writes_pass_within_their_declared_bound_and_fail_beyond_it() {
     use memory_conformance::conformance::rules;
     use memory_conformance::profile::Visibility;
     use support::deviants::WRITE_DELAY;
 
-    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let delayed = subject(Deviation::DelayedWrites).cases(6);
-    let mut measured = Vec::new();
-    for verdict in [
-        runtime.block_on(rules::key_isolation(&delayed)),
-        runtime.block_on(rules::replace_readd_replaces(&delayed)),
-        runtime.block_on(rules::forget_never_returned(&delayed)),
-        runtime.block_on(rules::recall_across_sessions(&delayed)),
-    ] {
-        match verdict {
-            Verdict::Passed { slowest_write, .. } => measured.extend(slowest_write),
-            other => panic!("{other}"),
+    let report = Gate::new(delayed).run();
+    let (mut measured, mut lags, mut problems) = (Vec::new(), Vec::new(), Vec::new());
+    for run in report.runs() {
+        match run.verdict() {
+            Verdict::Passed {
+                slowest_write,
+                scheduling_delay,
+                ..
+            } => {
+                measured.extend(*slowest_write);
+                lags.extend(*scheduling_delay);
+            }
+            Verdict::NotApplicable { .. } => {}
+            other => problems.push(format!("{}: {other}", run.rule().id())),
         }
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
     // A search that first waited out the bound (to check that something is absent) sees the
-    // write at once, so not every rule measures a delay; those that do measure the delay.
-    assert!(!measured.is_empty(), "no rule measured the delay");
-    for slowest in measured {
-        assert!(
-            slowest >= WRITE_DELAY && slowest <= WRITE_DELAY * 8,
-            "measured {slowest:?} for writes that take {WRITE_DELAY:?}"
-        );
-    }
-    let mut profile = Deviation::DelayedWrites.profile();
+    // write at once, and one that needs nothing from the last write finds it at once, so not
+    // every rule measures the delay; the slowest write of all measures at least the delay. (An
+    // upper bound would be a clock against the machine: the verdicts above say the bound was
+    // kept, with the harness's own scheduling delay allowed and reported.)
+    let slowest = measured.iter().max().copied();
+    let lag = lags.iter().max().copied();
+    eprintln!(
+        "delayed writes: the slowest seen after {slowest:?}; the harness's timers ran up to {lag:?} late"
+    );
+    assert!(
+        slowest.is_some_and(|slowest| slowest >= WRITE_DELAY),
+        "measured {slowest:?} for writes that take {WRITE_DELAY:?}"
+    );
+    assert!(
+        lag.is_some(),
+        "no rule measured how late the harness's own timers ran while it waited"
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    // Writes that take seconds, declared to take 5 ms: late by far more than a busy machine
+    // delays the harness, and the failure says when the late searches were sent.
+    let mut profile = Deviation::SlowWrites.profile();
     profile.visibility = Visibility::Within { millis: 5 };
-    let hurried = delayed.with_profile(profile);
+    let hurried = subject(Deviation::SlowWrites)
+        .cases(6)
+        .with_profile(profile);
     let verdict = runtime.block_on(rules::key_isolation(&hurried));
     let report = verdict
         .failure()
         .map(ToString::to_string)
         .unwrap_or_default();
     assert!(
-        report
-            .contains("ms after the last write (the profile declares writes visible within 5 ms)"),
+        report.contains("ms after the last write (the profile declares writes visible within 5 ms; the harness's own timers ran up to ")
+            && report.contains("in searches sent "),
         "{verdict}"
     );
     // A write that never shows fails, whatever the bound.
@@ -472,7 +490,7 @@ fn delayed_writes_pass_within_their_declared_bound_and_fail_beyond_it() {
         .unwrap_or_default();
     assert!(
         report.contains(
-            "ms after the last write (the profile declares writes visible within 240 ms)"
+            "ms after the last write (the profile declares writes visible within 240 ms;"
         ) && report.contains("actual:   0 entries []"),
         "{verdict}"
     );

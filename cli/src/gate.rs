@@ -95,7 +95,7 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         .backend
         .clone()
         .unwrap_or_else(|| options.file.profile.name.clone());
-    let subject = bridged_subject(
+    let (subject, bridge) = bridged_subject(
         &options.command,
         &backend,
         options.file.profile.clone(),
@@ -117,6 +117,13 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     for test in &selected {
         let run = test_run(&gate, test, options.snapshots.as_deref());
         printer.line(&run);
+        // A dead bridge is one error: every later test would fail the same way.
+        if let Some(why) = bridge.broken() {
+            return Err(format!(
+                "the bridge stopped working during {}, so the gate stopped there: {why}",
+                run.name
+            ));
+        }
         runs.push(run);
     }
     let count = |outcome: Shown| runs.iter().filter(|r| r.outcome == outcome).count();

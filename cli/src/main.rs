@@ -399,20 +399,29 @@ fn main() -> ExitCode {
                 let name = name.clone().unwrap_or_else(|| "inferred".into());
                 Ok((name, memory_conformance::profile::Profile::reference()))
             });
-            subject.map(|subject| {
-                let inferred = infer::infer(&subject, cases, seed, |dimension| {
-                    eprintln!("memory-conformance infer: deciding {dimension}");
-                });
-                let mut inferred = inferred;
+            subject.and_then(|(subject, bridge)| {
+                let inferring = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    infer::infer(&subject, cases, seed, |dimension| {
+                        eprintln!("memory-conformance infer: deciding {dimension}");
+                    })
+                }));
+                // A bridge that stopped working is one error (exit 2), whatever it broke.
+                if let Some(why) = bridge.as_ref().and_then(|bridge| bridge.broken()) {
+                    return Err(format!(
+                        "the bridge stopped working while its profile was inferred: {why}"
+                    ));
+                }
+                let mut inferred =
+                    inferring.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
                 if let Some(name) = name {
                     inferred.profile.name = name;
                 }
                 print!("{}", inferred.to_toml());
-                if inferred.has_misfit() {
+                Ok(if inferred.has_misfit() {
                     ExitCode::FAILURE
                 } else {
                     ExitCode::SUCCESS
-                }
+                })
             })
         }
         Command::Profile {
@@ -469,7 +478,7 @@ fn main() -> ExitCode {
                 Ok((file.profile.name.clone(), file.profile))
             });
             subject
-                .and_then(|subject| recall::run_benchmark(subject, &recall::dataset(&dataset)?))
+                .and_then(|(subject, _)| recall::run_benchmark(subject, &recall::dataset(&dataset)?))
                 .and_then(|run| {
                     print!("{}", recall::render_run(&run));
                     match &output {

@@ -2,25 +2,29 @@
 //! command (after `--`).
 
 use std::ffi::OsString;
+use std::sync::Arc;
 use std::time::Duration;
 
 use memory_conformance::conformance::Subject;
-use memory_conformance::process::bridged_subject;
+use memory_conformance::process::{ProcessBridge, bridged_subject};
 use memory_conformance::profile::Profile;
 
 use crate::backends;
 
 /// The subject of the bundled backend `backend`, or of the bridge `command` under the name
 /// and profile `declared` gives (read only for a bridge), each call bounded by `op_timeout`
-/// seconds (at least 1); `Err` when both or neither are given, or the backend cannot start.
+/// seconds (at least 1), with the bridge when there is one (to ask whether it still works);
+/// `Err` when both or neither are given, or the backend cannot start.
 pub fn chosen(
     backend: Option<&str>,
     command: &[OsString],
     op_timeout: u64,
     declared: impl FnOnce() -> Result<(String, Profile), String>,
-) -> Result<Subject, String> {
+) -> Result<(Subject, Option<Arc<ProcessBridge>>), String> {
     match (backend, command.is_empty()) {
-        (Some(wanted), true) => backends::bundled_gate(wanted).map(|gate| gate.subject().clone()),
+        (Some(wanted), true) => {
+            backends::bundled_gate(wanted).map(|gate| (gate.subject().clone(), None))
+        }
         (None, false) => {
             let (name, profile) = declared()?;
             bridged_subject(
@@ -29,6 +33,7 @@ pub fn chosen(
                 profile,
                 Duration::from_secs(op_timeout.max(1)),
             )
+            .map(|(subject, bridge)| (subject, Some(bridge)))
         }
         _ => Err(
             "name a bundled backend with --backend, or a bridge command after `--`, not both"

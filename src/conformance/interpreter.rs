@@ -14,6 +14,7 @@ use super::namespace::Namespace;
 use super::oracle::Oracle;
 use super::round_robin;
 use super::scenario::{Expect, Scenario, Search, Step};
+use super::settling::{Overdue, POLL_INTERVAL, Settling};
 use super::subject::Subject;
 use crate::profile::{Limit, Strings};
 use crate::{
@@ -21,15 +22,15 @@ use crate::{
     load_memory,
 };
 
-/// How often a search is repeated while it waits for a write to become visible.
-const POLL_INTERVAL: Duration = Duration::from_millis(10);
-
 /// What a scenario run measured besides passing.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct RunStats {
     /// Where the profile declares delayed visibility: the longest a search waited after a
     /// write before it saw what the write added.
     pub(crate) slowest_write: Option<Duration>,
+    /// Where the profile declares delayed visibility: the longest the harness's own timers
+    /// ran late while it waited (the machine's scheduling delay, allowed on top of the bound).
+    pub(crate) scheduling_delay: Option<Duration>,
 }
 
 /// Runs `scenario` on a fresh namespace of `subject`, then lets the subject clean it up.
@@ -52,7 +53,7 @@ async fn run_in(
         current: 0,
         oracle: Oracle::with_embedder(subject.profile(), subject.embedder()),
         ids: Vec::new(),
-        last_write: None,
+        settling: Settling::new(subject.profile().visibility.bound()),
         stats: RunStats::default(),
     };
     let first = run
@@ -75,12 +76,12 @@ async fn run_in(
             // A stated departure from R7.any-string: a call carrying U+0000 may fail with an
             // error (never panic or hang), which ends the case.
             Err(Problem::Failed { .. }) if without_nul && carries_nul(step) => {
-                return Ok(run.stats);
+                return Ok(run.stats());
             }
             Err(problem) => return Err(mismatch(problem)),
         }
     }
-    Ok(run.stats)
+    Ok(run.stats())
 }
 
 /// Whether any string of `step` (a key, a session or event id, an author, a text, a query, a
@@ -143,8 +144,8 @@ struct Run<'a> {
     oracle: Oracle,
     /// The id each content carried under each key when first returned.
     ids: Vec<(MemoryKey, Content, String)>,
-    /// When the last write returned, where the profile declares delayed visibility.
-    last_write: Option<Instant>,
+    /// When the writes so far must show, where the profile declares delayed visibility.
+    settling: Settling,
     stats: RunStats,
 }
 
@@ -222,17 +223,14 @@ impl Run<'_> {
 
     /// Notes that a write returned, for the visibility bound.
     fn wrote(&mut self) {
-        if !self.subject.profile().visibility.bound().is_zero() {
-            self.last_write = Some(Instant::now());
-        }
+        self.settling.wrote();
     }
 
-    /// The moment every write so far must be visible by, if it is still ahead.
-    fn settled_at(&self) -> Option<Instant> {
-        let bound = self.subject.profile().visibility.bound();
-        self.last_write
-            .map(|at| at + bound)
-            .filter(|&settled| settled > Instant::now())
+    fn stats(&self) -> RunStats {
+        RunStats {
+            scheduling_delay: self.settling.scheduling_delay(),
+            ..self.stats
+        }
     }
 
     /// Whether `search` can only check that something is absent: a backend that indexes
@@ -251,60 +249,48 @@ impl Run<'_> {
     }
 
     /// Runs a search step: at once, or under delayed visibility by waiting out the bound
-    /// before a search that checks absence, and by repeating any other until it holds or the
-    /// bound has passed.
+    /// before a search that checks absence, and by repeating any other until it holds. Under
+    /// delayed visibility a search fails only when it and the one repeated after it were both
+    /// sent after the bound ([`Settling`]).
     async fn observe(&mut self, search: &Search, through: Through) -> Result<(), Problem> {
-        let Some(settled) = self.settled_at() else {
-            let actual = self.fetch(search, through).await?;
-            return self.compare(search, &actual).map_err(|p| self.late(p));
-        };
-        if self.checks_absence_only(search) {
-            tokio::time::sleep_until(settled.into()).await;
-            let actual = self.fetch(search, through).await?;
-            return self.compare(search, &actual).map_err(|p| self.late(p));
+        let absence_only = self.settling.is_delayed() && self.checks_absence_only(search);
+        if absence_only {
+            self.settling.wait_out().await;
         }
-        let written = self.last_write.unwrap_or_else(Instant::now);
+        let waiting = self.settling.settled_at().is_some();
+        let mut first_overdue = None;
         loop {
+            let sent = Instant::now();
             let actual = self.fetch(search, through).await?;
-            match self.compare(search, &actual) {
+            let problem = match self.compare(search, &actual) {
                 Ok(()) => {
-                    let waited = written.elapsed();
-                    let slowest = self.stats.slowest_write.get_or_insert(waited);
-                    *slowest = (*slowest).max(waited);
+                    if waiting && let Some(waited) = self.settling.since_write() {
+                        let slowest = self.stats.slowest_write.get_or_insert(waited);
+                        *slowest = (*slowest).max(waited);
+                    }
                     return Ok(());
                 }
-                Err(problem) if Instant::now() >= settled => return Err(self.late(problem)),
-                Err(_) => tokio::time::sleep(POLL_INTERVAL).await,
+                Err(problem) => problem,
+            };
+            if let Some(late) = self.settled_late(sent, &mut first_overdue) {
+                return Err(late.annotate(problem));
             }
+            self.settling.pause(POLL_INTERVAL).await;
         }
     }
 
-    /// `problem`, saying how long after the last write it still showed, where the profile
-    /// declares writes visible only after a delay.
-    fn late(&self, problem: Problem) -> Problem {
-        let bound = self.subject.profile().visibility.bound();
-        match (problem, self.last_write) {
-            (
-                Problem::Unexpected {
-                    expected,
-                    why,
-                    actual,
-                    with_metadata,
-                },
-                Some(written),
-            ) if !bound.is_zero() => Problem::Unexpected {
-                expected,
-                why: format!(
-                    "{why}, still {} ms after the last write (the profile declares writes \
-                     visible within {} ms)",
-                    written.elapsed().as_millis(),
-                    bound.as_millis()
-                ),
-                actual,
-                with_metadata,
-            },
-            (problem, _) => problem,
+    /// Under delayed visibility, `Some` when a search sent at `sent` missed what it should
+    /// have seen for the second time in a row after the bound: a first such miss is kept in
+    /// `first` and the caller asks again. Without delayed visibility, or before any write,
+    /// every miss is final.
+    fn settled_late(&self, sent: Instant, first: &mut Option<Overdue>) -> Option<Late> {
+        if !self.settling.is_delayed() || self.settling.since_write().is_none() {
+            return Some(Late(None));
         }
+        let now = self.settling.overdue(sent)?;
+        first
+            .replace(now)
+            .map(|earlier| Late(Some(self.settling.describe(earlier, now))))
     }
 
     /// Runs `step` on the current instance; the adds of a concurrent batch behind a load
@@ -474,16 +460,20 @@ impl Run<'_> {
             Limit::Unlimited => true,
             Limit::AtMost(n) => expected.contents.len() <= n || (expected.ordered && i < n),
         });
-        let deadline = self.settled_at();
+        let mut first_overdue = None;
+        let mut late = Late(None);
         let found = loop {
+            let sent = Instant::now();
             let found = self.search_plain(key, find_with).await?;
             let hit = found.iter().find(|e| &e.content == content).cloned();
-            match (&hit, deadline) {
-                (None, Some(deadline)) if must_find && Instant::now() < deadline => {
-                    tokio::time::sleep(POLL_INTERVAL).await;
-                }
-                _ => break (hit, found),
+            if hit.is_some() || !must_find {
+                break (hit, found);
             }
+            if let Some(missed) = self.settled_late(sent, &mut first_overdue) {
+                late = missed;
+                break (hit, found);
+            }
+            self.settling.pause(POLL_INTERVAL).await;
         };
         match found {
             (Some(entry), _) => {
@@ -499,10 +489,11 @@ impl Run<'_> {
                     });
                 };
                 self.delete_id(key, &id).await?;
-                self.oracle.forget(&key.app_name, &key.user_id, content);
+                self.oracle
+                    .forget(&key.app_name, &key.user_id, &id, content);
             }
             (None, actual) if must_find => {
-                return Err(Problem::Unexpected {
+                return Err(late.annotate(Problem::Unexpected {
                     expected: format!(
                         "the memory to delete, {}, among the entries",
                         ContentDisplay(content)
@@ -510,7 +501,7 @@ impl Run<'_> {
                     why: format!("searching {find_with:?} did not return the memory to delete"),
                     actual,
                     with_metadata: true,
-                });
+                }));
             }
             (None, _) => {}
         }
@@ -538,6 +529,10 @@ impl Run<'_> {
             return Ok(());
         };
         add(self.backend(), first.clone(), self.timeout()).await?;
+        // Under delayed visibility the first version must show before the race: until then a
+        // search sees nothing, which is no version, and no fault.
+        self.wrote();
+        self.settling.wait_out().await;
         let key = first.key();
         let expected: Vec<Vec<Content>> = versions
             .iter()
@@ -549,12 +544,13 @@ impl Run<'_> {
             })
             .collect();
         // The writer says before each re-add that it starts one; the searcher answers each with
-        // two searches, while the re-add is in flight. A seed so sends the same calls in every
-        // build and on every machine, and every re-add is searched across.
+        // two searches, while the re-add is in flight. Both run on this task, so they meet at
+        // the backend's own await points: a seed so sends the same calls in every build and on
+        // every machine, busy or not, and every re-add is searched across.
         let (started, mut starts) = tokio::sync::mpsc::unbounded_channel();
         let writer = {
-            let (backend, versions, timeout) = (self.backend(), versions.to_vec(), self.timeout());
-            tokio::spawn(async move {
+            let (backend, timeout) = (self.backend(), self.timeout());
+            async move {
                 for round in 0..rounds {
                     let _ = started.send(round);
                     add(
@@ -565,38 +561,37 @@ impl Run<'_> {
                     .await?;
                 }
                 Ok::<(), Problem>(())
-            })
-        };
-        let mut search = 0;
-        while starts.recv().await.is_some() {
-            for _ in 0..2 {
-                search += 1;
-                let actual = self.search_plain(&key, query).await?;
-                if !is_one_version(&expected, &actual) {
-                    writer.abort();
-                    let versions: Vec<String> = expected
-                        .iter()
-                        .map(|v| ContentsDisplay(v).to_string())
-                        .collect();
-                    return Err(Problem::Unexpected {
-                        expected: format!(
-                            "exactly one version's entries: {}",
-                            versions.join(" or ")
-                        ),
-                        why: format!(
-                            "a search during re-adds saw a mix of versions (search {search})"
-                        ),
-                        actual,
-                        with_metadata: false,
-                    });
-                }
-                tokio::task::yield_now().await;
             }
-        }
-        writer.await.map_err(|err| Problem::Panicked {
-            op: "a re-add".into(),
-            message: panic_message(err.into_panic()),
-        })??;
+        };
+        let searcher = async {
+            let mut search = 0;
+            while starts.recv().await.is_some() {
+                for _ in 0..2 {
+                    search += 1;
+                    let actual = self.search_plain(&key, query).await?;
+                    if !is_one_version(&expected, &actual) {
+                        let versions: Vec<String> = expected
+                            .iter()
+                            .map(|v| ContentsDisplay(v).to_string())
+                            .collect();
+                        return Err(Problem::Unexpected {
+                            expected: format!(
+                                "exactly one version's entries: {}",
+                                versions.join(" or ")
+                            ),
+                            why: format!(
+                                "a search during re-adds saw a mix of versions (search {search})"
+                            ),
+                            actual,
+                            with_metadata: false,
+                        });
+                    }
+                    tokio::task::yield_now().await;
+                }
+            }
+            Ok(())
+        };
+        tokio::try_join!(writer, searcher)?;
         self.oracle.add(&versions[rounds % versions.len()]);
         self.wrote();
         Ok(())
@@ -616,4 +611,30 @@ async fn add(
         )
     };
     guarded(timeout, op, backend.add_session_to_memory(&session)).await
+}
+
+/// A final miss: under delayed visibility, what the overdue searches measured.
+struct Late(Option<String>);
+
+impl Late {
+    /// `problem`, saying when the searches that showed it were sent, where that matters.
+    fn annotate(self, problem: Problem) -> Problem {
+        match (problem, self.0) {
+            (
+                Problem::Unexpected {
+                    expected,
+                    why,
+                    actual,
+                    with_metadata,
+                },
+                Some(when),
+            ) => Problem::Unexpected {
+                expected,
+                why: format!("{why}, {when}"),
+                actual,
+                with_metadata,
+            },
+            (problem, _) => problem,
+        }
+    }
 }

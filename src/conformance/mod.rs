@@ -73,6 +73,8 @@ mod scenario;
 #[cfg(feature = "harness")]
 mod seeding;
 #[cfg(feature = "harness")]
+mod settling;
+#[cfg(feature = "harness")]
 mod timestamp_format;
 #[cfg(feature = "harness")]
 mod trial;

@@ -199,24 +199,32 @@ impl Oracle {
         }
     }
 
-    /// Applies `delete_memory` of the memory holding `content` under (`app_name`, `user_id`):
-    /// every stored event or memory with the same id goes (the id is the event's, as the
-    /// contract's backends give it), and that id is never stored again under the key.
-    pub(crate) fn forget(&mut self, app_name: &str, user_id: &str, content: &Content) {
+    /// Applies `delete_memory(app_name, user_id, id)`, where `id` is what the backend gave the
+    /// memory holding `content`: every stored event or memory with that id goes (the id is the
+    /// event's, as the contract's backends give it), and that id is never stored again under
+    /// the key. Other events with the same content stay: deletion is by id only. An id the
+    /// model never saw (one the backend gave a memory added without one, or made up) names
+    /// the one memory the backend returned it for: the first holding `content` goes.
+    pub(crate) fn forget(&mut self, app_name: &str, user_id: &str, id: &str, content: &Content) {
         let store = self.store_mut(app_name, user_id);
-        let ids: HashSet<String> = store
+        let known = store
             .sessions
             .iter()
             .flat_map(|s| &s.events)
-            .filter(|e| &e.content == content && !e.id.is_empty())
-            .map(|e| e.id.clone())
-            .collect();
-        for session in &mut store.sessions {
-            session
-                .events
-                .retain(|e| &e.content != content && !ids.contains(&e.id));
+            .any(|e| e.id == id);
+        if known {
+            for session in &mut store.sessions {
+                session.events.retain(|e| e.id != id);
+            }
+            store.deleted.insert(id.to_owned());
+            return;
         }
-        store.deleted.extend(ids);
+        for session in &mut store.sessions {
+            if let Some(at) = session.events.iter().position(|e| &e.content == content) {
+                session.events.remove(at);
+                return;
+            }
+        }
     }
 
     /// What `search_memory(app_name, user_id, query)` should return.
@@ -735,14 +743,14 @@ mod tests {
                 MemoryEntry::new(Content::text("latte")),
             ],
         );
-        oracle.forget("a", "u", &Content::text("coffee"));
+        oracle.forget("a", "u", "e-1", &Content::text("coffee"));
         assert_eq!(
             found(&oracle, "a", "u", "coffee tea mocha latte"),
             ["coffee too", "mocha", "latte"]
         );
         assert_eq!(found(&oracle, "b", "u", "coffee"), ["coffee"]);
-        // A memory without an id goes by its content alone.
-        oracle.forget("a", "u", &Content::text("mocha"));
+        // A memory without an id goes alone, by the id the backend gave it.
+        oracle.forget("a", "u", "backend-7", &Content::text("mocha"));
         assert_eq!(
             found(&oracle, "a", "u", "coffee tea mocha latte"),
             ["coffee too", "latte"]
@@ -767,6 +775,18 @@ mod tests {
             found(&oracle, "a", "u", "chai"),
             ["chai other", "chai bare", "chai kept"]
         );
+    }
+
+    #[test]
+    fn forgetting_is_by_id_only_so_equal_content_under_another_id_stays() {
+        let mut oracle = Oracle::new(&with_capabilities(None));
+        oracle.add(&Session::new("a", "u", "s-1").with_event(event("e-1", "coffee")));
+        oracle.add(&Session::new("a", "u", "s-2").with_event(event("e-2", "coffee")));
+        oracle.add_memories("a", "u", &[MemoryEntry::new(Content::text("coffee"))]);
+        oracle.forget("a", "u", "e-1", &Content::text("coffee"));
+        assert_eq!(found(&oracle, "a", "u", "coffee"), ["coffee", "coffee"]);
+        oracle.forget("a", "u", "m-backend", &Content::text("coffee"));
+        assert_eq!(found(&oracle, "a", "u", "coffee"), ["coffee"]);
     }
 
     #[test]

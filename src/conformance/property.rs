@@ -40,6 +40,8 @@ pub(crate) struct Passed {
     pub(crate) cases: u32,
     /// The longest a search waited to see a write, where visibility is delayed.
     pub(crate) slowest_write: Option<Duration>,
+    /// The longest the harness's own timers ran late while waiting for writes.
+    pub(crate) scheduling_delay: Option<Duration>,
 }
 
 /// Runs `cases` cases of `strategy` (replaying recorded failures first); `Ok` with the number
@@ -67,6 +69,7 @@ where
     let mut passed = Passed {
         cases: 0,
         slowest_write: None,
+        scheduling_delay: None,
     };
     for (case, case_seed) in planned {
         let mut runner = TestRunner::new_with_rng(config.clone(), rng_for(case_seed));
@@ -77,6 +80,7 @@ where
         match interpreter::run(subject, &tree.current()).await {
             Ok(stats) => {
                 passed.slowest_write = passed.slowest_write.max(stats.slowest_write);
+                passed.scheduling_delay = passed.scheduling_delay.max(stats.scheduling_delay);
             }
             Err(mismatch) => {
                 let mut found = shrink(subject, &mut tree, mismatch).await;

@@ -144,6 +144,7 @@ mod tests {
             Verdict::Passed {
                 cases: 1,
                 slowest_write: None,
+                scheduling_delay: None,
             },
         );
         assert!(GateReport::new("one", "one", Vec::new(), vec![passed.clone()]).is_green());

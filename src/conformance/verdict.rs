@@ -21,6 +21,10 @@ pub enum Verdict {
         /// Where the profile declares delayed visibility: the longest a search waited to see
         /// a write.
         slowest_write: Option<std::time::Duration>,
+        /// Where the profile declares delayed visibility: the longest the harness's own
+        /// timers ran late while it waited for writes (the machine's scheduling delay, which
+        /// the bound was widened by before any search counted as late).
+        scheduling_delay: Option<std::time::Duration>,
     },
     /// The rule does not apply to the profile, so nothing was checked.
     NotApplicable {
@@ -163,15 +167,27 @@ impl fmt::Display for Verdict {
             Self::Passed {
                 cases,
                 slowest_write: None,
+                ..
             } => write!(f, "passed ({cases} cases)"),
             Self::Passed {
                 cases,
                 slowest_write: Some(slowest),
-            } => write!(
-                f,
-                "passed ({cases} cases; the slowest write was seen after {} ms)",
-                slowest.as_millis()
-            ),
+                scheduling_delay,
+            } => {
+                write!(
+                    f,
+                    "passed ({cases} cases; the slowest write was seen after {} ms",
+                    slowest.as_millis()
+                )?;
+                if let Some(lag) = scheduling_delay {
+                    write!(
+                        f,
+                        ", while the harness's own timers ran up to {} ms late",
+                        lag.as_millis()
+                    )?;
+                }
+                write!(f, ")")
+            }
             Self::NotApplicable { reason } => write!(f, "not applicable: {reason}"),
             Self::Failed(failure) => write!(f, "{failure}"),
             Self::KnownViolationShown { violation, failure } => write!(

@@ -187,6 +187,13 @@ impl ProcessBridge {
         ))
     }
 
+    /// Why the child can no longer be used (it exited, hung, printed something that is not
+    /// the protocol), with the end of its stderr; `None` while it serves. Once broken, every
+    /// call fails at once with this same message, so a caller can stop at the first.
+    pub fn broken(&self) -> Option<String> {
+        self.connection.broken().map(|err| err.to_string())
+    }
+
     /// Tells the child to forget the store `namespace`: close its instances and remove its
     /// storage (`drop`, without waiting for the answer).
     pub fn forget(&self, namespace: &str) {

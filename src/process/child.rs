@@ -15,6 +15,7 @@ use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout};
 use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
 
+use super::group::{Group, interrupted};
 use super::protocol::{self, Op, Reply};
 use super::tail::StderrTail;
 use crate::MemoryError;
@@ -26,6 +27,8 @@ const EXIT_GRACE: Duration = Duration::from_secs(2);
 const STDERR_SETTLE: Duration = Duration::from_millis(200);
 /// One turn of the stderr reader, when an error waits for it to catch up.
 const STDERR_TURN: Duration = Duration::from_millis(10);
+/// The longest protocol line the kit reads; a longer one breaks the connection unread.
+pub(crate) const MAX_LINE_BYTES: usize = 16 << 20;
 
 /// A running child and the means to ask it things. Dropping the last handle closes the
 /// child's stdin; a child that has not exited [`EXIT_GRACE`] later is stopped.
@@ -66,6 +69,8 @@ struct Core {
     kill: Notify,
     /// Tells the supervisor that every handle is gone.
     closing: Notify,
+    /// Asks the writer to close the child's stdin (on SIGINT or SIGTERM).
+    hangup: Arc<Notify>,
     /// How the child ended, once it has.
     exit: watch::Sender<Option<String>>,
     /// Whether the child's stderr reached its end.
@@ -98,6 +103,7 @@ impl Connection {
             tail: StderrTail::default(),
             kill: Notify::new(),
             closing: Notify::new(),
+            hangup: Arc::new(Notify::new()),
             exit: watch::Sender::new(None),
             stderr_closed: watch::Sender::new(false),
         });
@@ -132,6 +138,9 @@ impl Connection {
     /// Sends `op` and waits for the answer: the response's fields on success, else an error
     /// naming the failure, with the end of the child's stderr.
     pub(crate) async fn request(&self, op: &Op<'_>) -> Result<Map<String, Value>, MemoryError> {
+        if interrupted() {
+            return std::future::pending().await;
+        }
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let line = protocol::encode(id, op).map_err(|err| {
             self.error(format!("cannot encode request {id} ({}): {err}", op.name()))
@@ -182,6 +191,16 @@ impl Connection {
         }
     }
 
+    /// Why the connection broke, as the error every call now gets; `None` while it works.
+    /// (Never once the kit was interrupted: the kit broke it, and is exiting.)
+    pub(crate) fn broken(&self) -> Option<MemoryError> {
+        if interrupted() {
+            return None;
+        }
+        let reason = self.core.lock().broken.clone()?;
+        Some(self.error(reason))
+    }
+
     /// An error about the child: its command line, `what` happened, and its stderr's end.
     pub(crate) fn error(&self, what: impl fmt::Display) -> MemoryError {
         MemoryError::backend(self.describe(what))
@@ -226,11 +245,26 @@ fn run_io(
         }
     };
     runtime.block_on(async move {
+        let mut group = match Group::prepare(Arc::clone(&core.hangup)) {
+            Ok(group) => group,
+            Err(err) => {
+                let _ = started.send(Err(err));
+                return;
+            }
+        };
         let mut command = tokio::process::Command::from(command);
+        if !command
+            .as_std()
+            .get_envs()
+            .any(|(name, _)| name == "TMPDIR")
+        {
+            command.env("TMPDIR", group.scratch());
+        }
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            .process_group(0)
             .kill_on_drop(true);
         let mut child = match command.spawn() {
             Ok(child) => child,
@@ -239,6 +273,7 @@ fn run_io(
                 return;
             }
         };
+        group.started(child.id());
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -252,8 +287,9 @@ fn run_io(
             write_requests(Arc::clone(&core), stdin, commands),
             read_responses(Arc::clone(&core), stdout),
             read_stderr(Arc::clone(&core), stderr),
-            supervise(core, child),
+            supervise(core, child, &group),
         );
+        drop(group);
     });
 }
 
@@ -265,7 +301,13 @@ async fn write_requests(
     mut commands: mpsc::UnboundedReceiver<Command>,
 ) {
     let mut write_failed = false;
-    while let Some(command) = commands.recv().await {
+    let hangup = Arc::clone(&core.hangup);
+    loop {
+        let command = tokio::select! {
+            command = commands.recv() => command,
+            () = hangup.notified() => None,
+        };
+        let Some(command) = command else { break };
         if !core.register(command.id, command.op, command.reply) {
             continue;
         }
@@ -300,9 +342,17 @@ async fn read_responses(core: Arc<Core>, stdout: ChildStdout) {
     let mut line = Vec::new();
     loop {
         line.clear();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) => break,
-            Ok(_) => {
+        match read_line(&mut reader, &mut line, MAX_LINE_BYTES).await {
+            Ok(Line::End) => break,
+            Ok(Line::TooLong) => {
+                core.break_with(format!(
+                    "printed a protocol line longer than the limit of {} MiB, so it was \
+                     stopped without reading the rest",
+                    MAX_LINE_BYTES >> 20
+                ));
+                break;
+            }
+            Ok(Line::Read) => {
                 if core.is_broken() {
                     continue;
                 }
@@ -331,6 +381,47 @@ async fn read_responses(core: Arc<Core>, stdout: ChildStdout) {
     core.break_with(reason);
 }
 
+/// What [`read_line`] found.
+enum Line {
+    /// A line (its newline included, unless the output ended without one).
+    Read,
+    /// The end of the output.
+    End,
+    /// More than the limit without a newline; what was read is dropped, the rest unread.
+    TooLong,
+}
+
+/// Reads one line into `line`, holding at most `limit` bytes of it.
+async fn read_line<R: AsyncBufReadExt + Unpin>(
+    reader: &mut R,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<Line> {
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Read
+            });
+        }
+        let (taken, ends) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        if line.len() + taken > limit + usize::from(ends) {
+            line.clear();
+            return Ok(Line::TooLong);
+        }
+        line.extend_from_slice(&available[..taken]);
+        reader.consume(taken);
+        if ends {
+            return Ok(Line::Read);
+        }
+    }
+}
+
 /// Keeps the end of the child's stderr for error messages.
 async fn read_stderr(core: Arc<Core>, mut stderr: ChildStderr) {
     let mut chunk = vec![0u8; 8192];
@@ -348,15 +439,18 @@ async fn read_stderr(core: Arc<Core>, mut stderr: ChildStderr) {
 
 /// Waits for the child to exit, stopping it when asked or when every handle is gone and it
 /// does not exit by itself.
-async fn supervise(core: Arc<Core>, mut child: Child) {
+async fn supervise(core: Arc<Core>, mut child: Child, group: &Group) {
     let status = tokio::select! {
         status = child.wait() => status,
-        () = core.kill.notified() => stop(&mut child).await,
+        () = core.kill.notified() => stop(&mut child, group).await,
         () = core.closing.notified() => match tokio::time::timeout(EXIT_GRACE, child.wait()).await {
             Ok(status) => status,
-            Err(_) => stop(&mut child).await,
+            Err(_) => stop(&mut child, group).await,
         },
     };
+    // Whatever the child started and left behind goes with it, and with it the pipes it
+    // inherited, so the readers reach their end.
+    group.kill();
     let status = match status {
         Ok(status) => describe_status(status),
         Err(err) => format!("status unknown: {err}"),
@@ -364,7 +458,9 @@ async fn supervise(core: Arc<Core>, mut child: Child) {
     core.exit.send_replace(Some(status));
 }
 
-async fn stop(child: &mut Child) -> std::io::Result<ExitStatus> {
+/// Kills the child and everything it started in its group.
+async fn stop(child: &mut Child, group: &Group) -> std::io::Result<ExitStatus> {
+    group.kill();
     let _ = child.start_kill();
     child.wait().await
 }
@@ -473,6 +569,7 @@ impl Core {
 
     /// Marks the connection broken for `reason` (the first reason wins), stops the child and
     /// fails every waiting request once the child's last stderr lines are read.
+    /// Once the kit was interrupted, the waiting requests are left waiting for the exit.
     fn break_with(&self, reason: String) {
         let pending: Vec<Pending> = {
             let mut state = self.lock();
@@ -480,6 +577,11 @@ impl Core {
                 return;
             }
             state.broken = Some(Arc::from(reason.as_str()));
+            if interrupted() {
+                drop(state);
+                self.kill.notify_one();
+                return;
+            }
             state.pending.drain().map(|(_, pending)| pending).collect()
         };
         self.kill.notify_one();

@@ -34,6 +34,7 @@
 
 mod bridge;
 mod child;
+mod group;
 mod protocol;
 mod service;
 mod subject;

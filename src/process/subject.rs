@@ -14,7 +14,9 @@ use crate::profile::Profile;
 /// opens is an `open` on that store (a reopen or a second instance reaches the same storage,
 /// under protocol v2), the store dropped when the case is over. Every request may take
 /// `op_timeout`; the harness waits 5 s longer, so a hung child is reported by the bridge, with
-/// its standard error. `Err` says why the bridge could not start.
+/// its standard error. The bridge comes with it, to ask whether it still works
+/// ([`ProcessBridge::broken`]): once the child has died every later call fails the same way, so
+/// a runner stops there with one error. `Err` says why the bridge could not start.
 ///
 /// ```no_run
 /// use std::time::Duration;
@@ -22,8 +24,9 @@ use crate::profile::Profile;
 /// use memory_conformance::process::{ProcessBridge, bridged_subject};
 /// use memory_conformance::profile::Profile;
 /// let command = ["python3".into(), "bridge.py".into()];
-/// let subject = bridged_subject(&command, "my-backend", Profile::adk_python(), ProcessBridge::DEFAULT_TIMEOUT)?;
+/// let (subject, bridge) = bridged_subject(&command, "my-backend", Profile::adk_python(), ProcessBridge::DEFAULT_TIMEOUT)?;
 /// let report = Gate::new(subject).run();
+/// assert!(bridge.broken().is_none(), "the bridge died during the gate");
 /// # Ok::<(), String>(())
 /// ```
 pub fn bridged_subject(
@@ -31,7 +34,7 @@ pub fn bridged_subject(
     backend: &str,
     profile: Profile,
     op_timeout: Duration,
-) -> Result<Subject, String> {
+) -> Result<(Subject, Arc<ProcessBridge>), String> {
     let (program, args) = command
         .split_first()
         .ok_or("name the bridge command after `--`, for example `-- python3 bridge.py`")?;
@@ -44,18 +47,25 @@ pub fn bridged_subject(
         )
     })?;
     let forget = Arc::clone(&bridge);
+    let handle = Arc::clone(&bridge);
     let subject = Subject::namespaced(backend, profile, move |namespace| {
         let bridge = Arc::clone(&bridge);
         async move {
             bridge
                 .open(namespace.as_str())
                 .await
-                .unwrap_or_else(|err| panic!("the bridge opened no store: {err}"))
+                // Unwinds without the panic hook: the harness reports the failure once, and a
+                // dead bridge is not a bug of this program to print a backtrace for.
+                .unwrap_or_else(|err| {
+                    std::panic::resume_unwind(Box::new(format!(
+                        "the bridge opened no store: {err}"
+                    )))
+                })
         }
     })
     .cleanup_with(move |namespace| forget.forget(namespace.as_str()))
     .op_timeout(op_timeout + Duration::from_secs(5));
-    Ok(subject)
+    Ok((subject, handle))
 }
 
 /// A bridge command as one line, for messages and reproduction commands.

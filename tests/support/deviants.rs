@@ -16,6 +16,10 @@ use memory_conformance::{
 /// How long a write of the delayed deviant takes to show.
 pub const WRITE_DELAY: std::time::Duration = std::time::Duration::from_millis(30);
 
+/// How long a write of the slow deviant takes to show: far beyond any scheduling delay, so a
+/// profile that declares much less is caught however busy the machine is.
+pub const SLOW_WRITE_DELAY: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// One way of deviating from the reference.
 #[derive(Clone, Copy, Debug)]
 pub enum Deviation {
@@ -74,6 +78,9 @@ pub enum Deviation {
     /// Not a deviant when its profile declares the delay: every write shows after
     /// [`WRITE_DELAY`].
     DelayedWrites,
+    /// As [`DelayedWrites`](Self::DelayedWrites), each write showing after
+    /// [`SLOW_WRITE_DELAY`].
+    SlowWrites,
     /// Writes never show.
     NeverVisible,
     /// Claims a shared store, but each instance keeps its own: the guide's in-process store
@@ -117,6 +124,13 @@ impl Deviation {
                 };
                 profile
             }
+            Self::SlowWrites => {
+                let mut profile = Profile::reference().named("slow");
+                profile.visibility = Visibility::Within {
+                    millis: 2 * SLOW_WRITE_DELAY.as_millis() as u64,
+                };
+                profile
+            }
             Self::OwnStorePerInstance => {
                 let mut profile = two_calls(Profile::reference().named("shared"));
                 profile.capabilities.shared = true;
@@ -141,6 +155,16 @@ enum DelayedWrite {
         user: String,
         session_id: Option<String>,
         events: Vec<Event>,
+    },
+    Memories {
+        app: String,
+        user: String,
+        memories: Vec<MemoryEntry>,
+    },
+    Delete {
+        app: String,
+        user: String,
+        id: String,
     },
 }
 
@@ -202,12 +226,24 @@ impl Deviant {
                                 .add_events_to_memory(&app, &user, session_id.as_deref(), &events)
                                 .await
                         }
+                        DelayedWrite::Memories {
+                            app,
+                            user,
+                            memories,
+                        } => inner.add_memory(&app, &user, &memories).await,
+                        DelayedWrite::Delete { app, user, id } => {
+                            inner.delete_memory(&app, &user, &id).await
+                        }
                     };
                 }
             });
             sender
         });
-        let _ = sender.send((std::time::Instant::now() + WRITE_DELAY, write));
+        let delay = match self.deviation {
+            Deviation::SlowWrites => SLOW_WRITE_DELAY,
+            _ => WRITE_DELAY,
+        };
+        let _ = sender.send((std::time::Instant::now() + delay, write));
     }
 
     /// Stores `session` with each text part rewritten by `rewrite`, remembering the original.
@@ -359,7 +395,7 @@ impl MemoryService for Deviant {
                 }
                 self.inner.add_session_to_memory(session).await
             }
-            Deviation::DelayedWrites => {
+            Deviation::DelayedWrites | Deviation::SlowWrites => {
                 self.delay(DelayedWrite::Session(session.clone()));
                 Ok(())
             }
@@ -807,7 +843,7 @@ impl MemoryService for Deviant {
                         .with_events(events.iter().cloned());
                 self.inner.add_session_to_memory(&session).await
             }
-            Deviation::DelayedWrites => {
+            Deviation::DelayedWrites | Deviation::SlowWrites => {
                 self.delay(DelayedWrite::Events {
                     app: app.to_owned(),
                     user: user.to_owned(),
@@ -833,6 +869,14 @@ impl MemoryService for Deviant {
     ) -> Result<(), MemoryError> {
         match self.deviation {
             Deviation::MemoriesDropped | Deviation::NeverVisible => Ok(()),
+            Deviation::DelayedWrites | Deviation::SlowWrites => {
+                self.delay(DelayedWrite::Memories {
+                    app: app.to_owned(),
+                    user: user.to_owned(),
+                    memories: memories.to_vec(),
+                });
+                Ok(())
+            }
             _ => self.inner.add_memory(app, user, memories).await,
         }
     }
@@ -863,6 +907,14 @@ impl MemoryService for Deviant {
                 Ok(())
             }
             Deviation::NeverVisible => Ok(()),
+            Deviation::DelayedWrites | Deviation::SlowWrites => {
+                self.delay(DelayedWrite::Delete {
+                    app: app.to_owned(),
+                    user: user.to_owned(),
+                    id: id.to_owned(),
+                });
+                Ok(())
+            }
             _ => self.inner.delete_memory(app, user, id).await,
         }
     }

@@ -181,6 +181,7 @@ impl Rule {
             Ok(passed) => Verdict::Passed {
                 cases: passed.cases,
                 slowest_write: passed.slowest_write,
+                scheduling_delay: passed.scheduling_delay,
             },
             Err(found) => Verdict::Failed(Box::new(self.failure(
                 subject,

@@ -1,0 +1,255 @@
+//! `memory-conformance gate` against bridges that misbehave: interrupted while its bridge
+//! hangs, it closes the child, kills its process group after a grace period, removes its
+//! scratch folder and exits 130; a bridge that dies is one error and exit 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A bridge that shakes hands, starts a helper, says who it and the helper are, then hangs
+/// on its first request: it never reads again and ignores SIGINT and SIGTERM.
+const HUNG_BRIDGE: &str = r#"
+trap '' INT TERM
+read -r line
+id=$(printf '%s\n' "$line" | sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+printf '{"id":%s,"ok":true,"protocol":1,"backend":"hung","version":"0"}\n' "$id"
+sleep 600 &
+printf '%s %s %s\n' "$$" "$!" "$TMPDIR" > "$REPORT.tmp"
+mv "$REPORT.tmp" "$REPORT"
+read -r line
+sleep 600
+"#;
+
+/// Whether process `pid` is still running (a zombie counts as gone).
+fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+    })
+}
+
+/// Polls `done` for up to 60 s (a liveness bound, not a speed goal).
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    done()
+}
+
+fn leftovers(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name().is_some_and(|n| {
+                        n.to_string_lossy()
+                            .starts_with("memory-conformance-bridge-")
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_interrupted_gate_leaves_no_process_and_no_scratch_folder() {
+    let dir = std::env::temp_dir().join(format!("mc-interrupt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("bridge.pids");
+    let mut gate = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args([
+            "gate",
+            "--profile",
+            "reference",
+            "--rules",
+            "key.isolation",
+            "--",
+        ])
+        .args(["sh", "-c", HUNG_BRIDGE])
+        .env("TMPDIR", &dir)
+        .env("REPORT", &report)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    assert!(
+        eventually(|| report.exists()),
+        "the bridge never started: {:?}",
+        gate.try_wait()
+    );
+    let said = std::fs::read_to_string(&report).unwrap();
+    let words: Vec<&str> = said.split_whitespace().collect();
+    let [bridge, helper, scratch] = words[..] else {
+        panic!("the bridge said {said:?}");
+    };
+    assert!(running(bridge) && running(helper));
+    assert!(
+        Path::new(scratch).starts_with(&dir) && Path::new(scratch).is_dir(),
+        "the bridge's TMPDIR is a scratch folder of the kit's: {scratch}"
+    );
+    let interrupted = Command::new("kill")
+        .args(["-INT", &gate.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let mut status = None;
+    assert!(
+        eventually(|| {
+            status = gate.try_wait().unwrap();
+            status.is_some()
+        }),
+        "the gate did not exit after SIGINT"
+    );
+    let stderr = std::io::read_to_string(gate.stderr.take().unwrap()).unwrap_or_default();
+    assert_eq!(status.and_then(|s| s.code()), Some(130), "{stderr}");
+    assert!(
+        eventually(|| !running(bridge) && !running(helper)),
+        "the bridge ({bridge}) or its helper ({helper}) is still running"
+    );
+    assert_eq!(
+        leftovers(&dir),
+        Vec::<PathBuf>::new(),
+        "scratch folders left"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Shakes hands as protocol 1, then runs the misbehaviour.
+fn misbehaving(after_hello: &str) -> String {
+    format!(
+        r#"
+read -r line
+id=$(printf '%s\n' "$line" | sed -n 's/^{{"id":\([0-9]*\),.*/\1/p')
+printf '{{"id":%s,"ok":true,"protocol":1,"backend":"misbehaving","version":"0"}}\n' "$id"
+{after_hello}
+"#
+    )
+}
+
+/// Each way a bridge stops working after its handshake, and what the one error must say. Only
+/// the hanging bridge is given a short call timeout (1 s); the others get ten minutes, so
+/// each is reported as what it did, however long a busy machine takes to do it.
+const MISBEHAVIOURS: [(&str, &str, &str); 6] = [
+    (
+        "exits early",
+        "read -r line; echo 'the backend lost its database' >&2; exit 3",
+        "exited (exit status: 3)",
+    ),
+    (
+        "prints garbage",
+        "read -r line; echo 'Traceback (most recent call last):'; sleep 600",
+        "printed a line that is not a protocol response",
+    ),
+    (
+        "answers out of order",
+        "read -r line; printf '{\"id\":999,\"ok\":true}\\n'; sleep 600",
+        "answered request 999, but no request 999 is waiting",
+    ),
+    (
+        "sleeps forever",
+        "read -r line; sleep 600",
+        "did not answer request 2 (reset) within 1s, so it was stopped",
+    ),
+    (
+        "writes a huge line",
+        "read -r line; head -c 20971520 /dev/zero | tr '\\0' x; sleep 600",
+        "longer than the limit of 16 MiB",
+    ),
+    (
+        "floods stderr and exits",
+        "read -r line; head -c 10485760 /dev/zero | tr '\\0' e >&2; exit 5",
+        "exited (exit status: 5)",
+    ),
+];
+
+/// `gate` and `infer` against each misbehaving bridge exit 2 with one error naming what went
+/// wrong, never a panic, a failure per test, or the child's whole stderr.
+#[test]
+fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
+    let mut problems = Vec::new();
+    for (what, after_hello, says) in MISBEHAVIOURS {
+        let timeout = if what == "sleeps forever" { "1" } else { "600" };
+        for command in [
+            &[
+                "gate",
+                "--profile",
+                "reference",
+                "--cases",
+                "4",
+                "--op-timeout",
+                timeout,
+            ][..],
+            &["infer", "--cases", "4", "--op-timeout", timeout][..],
+        ] {
+            let output = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+                .args(command)
+                .arg("--")
+                .args(["sh", "-c", &misbehaving(after_hello)])
+                .output()
+                .expect("the binary runs");
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let errors = stderr.matches("the bridge stopped working").count();
+            if output.status.code() != Some(2)
+                || errors != 1
+                || !stderr.contains(says)
+                || stderr.contains("panicked")
+                || stdout.matches("FAILED").count() > 1
+                || stderr.len() > 64 * 1024
+            {
+                problems.push(format!(
+                    "{} on a bridge that {what}: exit {:?}, {errors} errors, {} bytes of \
+                     stderr; expected exit 2 and one error saying {says:?}\nstdout:\n{stdout}\n\
+                     stderr (first 2000 bytes):\n{}",
+                    command[0],
+                    output.status.code(),
+                    stderr.len(),
+                    stderr.chars().take(2000).collect::<String>()
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+#[test]
+fn a_bridge_that_dies_is_one_error_and_exit_2() {
+    let dying = r#"
+read -r line
+id=$(printf '%s\n' "$line" | sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+printf '{"id":%s,"ok":true,"protocol":1,"backend":"dying","version":"0"}\n' "$id"
+read -r line
+echo "the backend lost its database" >&2
+exit 3
+"#;
+    let output = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args(["gate", "--profile", "reference", "--cases", "4", "--"])
+        .args(["sh", "-c", dying])
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert_eq!(
+        stderr.matches("the bridge stopped working during").count(),
+        1,
+        "{stdout}{stderr}"
+    );
+    assert!(
+        stderr.contains("exited (exit status: 3)")
+            && stderr.contains("the backend lost its database"),
+        "the error names the exit status and the last stderr lines:\n{stderr}"
+    );
+    assert!(
+        stdout.matches("FAILED").count() <= 1,
+        "the gate stops at the first test the dead bridge fails:\n{stdout}"
+    );
+}
