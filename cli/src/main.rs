@@ -478,7 +478,9 @@ fn main() -> ExitCode {
                 Ok((file.profile.name.clone(), file.profile))
             });
             subject
-                .and_then(|(subject, _)| recall::run_benchmark(subject, &recall::dataset(&dataset)?))
+                .and_then(|(subject, _)| {
+                    recall::run_benchmark(subject, &recall::dataset(&dataset)?)
+                })
                 .and_then(|run| {
                     print!("{}", recall::render_run(&run));
                     match &output {
