@@ -484,7 +484,14 @@ fn no_content_without_the_flag(package: Package) -> Result<(), Failed> {
 /// wrapped service's, other calls reach it, an unknown profile is refused.
 fn python_decorator_unit_tests() -> Result<(), Failed> {
     let output = Command::new(python())
-        .args(["-m", "unittest", "discover", "-p", "test_memory_conformance_adk.py", "-s"])
+        .args([
+            "-m",
+            "unittest",
+            "discover",
+            "-p",
+            "test_memory_conformance_adk.py",
+            "-s",
+        ])
         .arg(root().join("bridges/python/tests"))
         .output()
         .map_err(|err| format!("cannot run {}: {err}", python().display()))?;
