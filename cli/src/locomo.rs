@@ -67,11 +67,13 @@ fn share(value: f64) -> String {
 }
 
 /// The section, for the runs that completed; `unavailable` says why LoCoMo could not be read
-/// (absent: where to get it), `failed` names the backends whose run failed.
+/// (absent: where to get it), `failed` names the backends whose run failed, `unpinned` those
+/// whose approximate index gives another recall on every run (named, not tabled).
 pub fn section(
     runs: &[&BenchmarkRun],
     unavailable: Option<&str>,
     failed: &[(&str, &str)],
+    unpinned: &[&str],
 ) -> String {
     let mut out = String::from("\n## Recall on LoCoMo\n\n");
     if let Some(why) = unavailable {
@@ -161,6 +163,14 @@ pub fn section(
             "\nWhere a backend lands more than {:.0} points from its anchor:\n\n{}",
             FAR * 100.0,
             notes.join("\n")
+        );
+    }
+    for backend in unpinned {
+        let _ = writeln!(
+            out,
+            "\n- **{backend}** is left out of these tables: its profile declares an approximate \
+             vector index, and an approximate index (pgvector's HNSW draws its graph's levels at \
+             random) gives another recall on LoCoMo on every run."
         );
     }
     for (backend, why) in failed {
