@@ -3,7 +3,7 @@
 //!
 //! The plain loop replays, call for call, what the suite sent to the backend (recorded on a
 //! run with the same seed), so `suite / plain loop` is the harness's overhead: generation,
-//! the profile's model, comparisons, timeouts and the runtime.
+//! the oracle, comparisons, timeouts and the runtime.
 //!
 //! Run with `cargo bench --bench harness`; add `--profile dev` for the debug-build figure.
 
@@ -68,9 +68,8 @@ fn runtime() -> tokio::runtime::Runtime {
 fn suite() {
     let subject = Subject::new("reference", Profile::reference(), || async {
         InMemoryMemoryService::new()
-    })
-    .seed(SEED);
-    let report = Gate::new(subject).run();
+    });
+    let report = Gate::new(subject).seed(SEED).run();
     assert!(report.is_green(), "{report}");
 }
 
@@ -89,9 +88,8 @@ fn recorded_calls() -> Vec<Call> {
                 calls,
             }
         }
-    })
-    .seed(SEED);
-    assert!(Gate::new(subject).run().is_green());
+    });
+    assert!(Gate::new(subject).seed(SEED).run().is_green());
     calls.lock().unwrap_or_else(PoisonError::into_inner).clone()
 }
 

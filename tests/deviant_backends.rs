@@ -14,38 +14,42 @@ use support::deviants::{Deviant, Deviation, Replica, ReplicaFault, SharedStorage
 /// A fixed seed keeps these tests reproducible; `PROPTEST_RNG_SEED` does not change them.
 const SEED: u64 = 0x5EED;
 
-fn subject(deviation: Deviation) -> Subject {
-    Subject::new(
-        format!("{deviation:?}"),
-        deviation.profile(),
-        move || async move { Deviant::new(deviation) },
-    )
-    .seed(SEED)
-    .cases(64)
-    // A hanging deviant fails at once; the others have time for the large cases.
-    .op_timeout(Duration::from_millis(match deviation {
-        Deviation::Hang => 200,
-        _ => 5_000,
-    }))
+fn gate(deviation: Deviation) -> Gate {
+    gate_claiming(deviation, deviation.profile())
+}
+
+/// The gate of `deviation`'s deviant, claiming `profile`.
+fn gate_claiming(deviation: Deviation, profile: Profile) -> Gate {
+    let subject = Subject::new(format!("{deviation:?}"), profile, move || async move {
+        Deviant::new(deviation)
+    });
+    Gate::new(subject)
+        .seed(SEED)
+        .cases(64)
+        // A hanging deviant fails at once; the others have time for the large cases.
+        .op_timeout(Duration::from_millis(match deviation {
+            Deviation::Hang => 200,
+            _ => 5_000,
+        }))
 }
 
 /// Three replicas with `fault` on one storage a namespace: a shared store that loses writes.
-fn replicas(fault: ReplicaFault) -> Subject {
-    Subject::namespaced(format!("{fault:?}"), fault.profile(), move |namespace| {
+fn replicas(fault: ReplicaFault) -> Gate {
+    let subject = Subject::namespaced(format!("{fault:?}"), fault.profile(), move |namespace| {
         let storage = SharedStorage::of(&namespace);
         async move { Replica::open(fault, storage) }
     })
-    .cleanup_with(SharedStorage::remove)
-    .seed(SEED)
-    // Half the deviants' cases: every write through the uncoordinated replicas waits for its
-    // storage, and the catalogue's timing-sensitive tests run beside this one.
-    .cases(32)
+    .cleanup_with(SharedStorage::remove);
+    Gate::new(subject)
+        .seed(SEED)
+        // Half the deviants' cases: every write through the uncoordinated replicas waits for
+        // its storage, and the catalogue's timing-sensitive tests run beside this one.
+        .cases(32)
 }
 
 /// The ids of the rules `subject` fails, with their reports, each rule run by the gate.
-fn failures(subject: Subject) -> Vec<(&'static str, String)> {
-    Gate::new(subject)
-        .run()
+fn failures(gate: Gate) -> Vec<(&'static str, String)> {
+    gate.run()
         .runs()
         .iter()
         .filter_map(|run| match run.verdict() {
@@ -342,7 +346,7 @@ fn each_deviant_fails_exactly_its_pinned_rules_with_a_minimal_scenario() {
         let running: Vec<_> = CATALOGUE
             .into_iter()
             .map(|(deviation, _, rule, fragment)| {
-                scope.spawn(move || (deviation, rule, fragment, failures(subject(deviation))))
+                scope.spawn(move || (deviation, rule, fragment, failures(gate(deviation))))
             })
             .collect();
         running
@@ -402,7 +406,7 @@ fn each_deviant_fails_exactly_its_pinned_rules_with_a_minimal_scenario() {
 /// `result.fidelity` included, and one that also drops the role fails it for the role.
 #[test]
 fn a_declared_departure_exempts_only_the_behaviour_it_names() {
-    let failed = failures(subject(Deviation::NaiveTimestamps));
+    let failed = failures(gate(Deviation::NaiveTimestamps));
     assert!(
         failed.is_empty(),
         "{}",
@@ -412,7 +416,7 @@ fn a_declared_departure_exempts_only_the_behaviour_it_names() {
             .collect::<Vec<_>>()
             .join("\n\n")
     );
-    let failed = failures(subject(Deviation::NaiveTimestampsDropRole));
+    let failed = failures(gate(Deviation::NaiveTimestampsDropRole));
     let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids, ["result.fidelity"]);
     assert!(failed[0].1.contains("(role "), "{}", failed[0].1);
@@ -427,8 +431,7 @@ fn delayed_writes_pass_within_their_declared_bound_and_fail_beyond_it() {
     use memory_conformance::profile::Visibility;
     use support::deviants::WRITE_DELAY;
 
-    let delayed = subject(Deviation::DelayedWrites).cases(6);
-    let report = Gate::new(delayed).run();
+    let report = gate(Deviation::DelayedWrites).cases(6).run();
     let (mut measured, mut lags, mut problems) = (Vec::new(), Vec::new(), Vec::new());
     for run in report.runs() {
         match run.verdict() {
@@ -463,15 +466,14 @@ fn delayed_writes_pass_within_their_declared_bound_and_fail_beyond_it() {
         lag.is_some(),
         "no rule measured how late the harness's own timers ran while it waited"
     );
-    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     // Writes that take seconds, declared to take 5 ms: late by far more than a busy machine
     // delays the harness, and the failure says when the late searches were sent.
     let mut profile = Deviation::SlowWrites.profile();
     profile.visibility = Visibility::Within { millis: 5 };
-    let hurried = subject(Deviation::SlowWrites)
+    let key_isolation = rules::find("key.isolation").unwrap();
+    let verdict = gate_claiming(Deviation::SlowWrites, profile)
         .cases(6)
-        .with_profile(profile);
-    let verdict = runtime.block_on(rules::key_isolation(&hurried));
+        .check(key_isolation);
     let report = verdict
         .failure()
         .map(ToString::to_string)
@@ -482,8 +484,7 @@ fn delayed_writes_pass_within_their_declared_bound_and_fail_beyond_it() {
         "{verdict}"
     );
     // A write that never shows fails, whatever the bound.
-    let never = subject(Deviation::NeverVisible).cases(4);
-    let verdict = runtime.block_on(rules::key_isolation(&never));
+    let verdict = gate(Deviation::NeverVisible).cases(4).check(key_isolation);
     let report = verdict
         .failure()
         .map(ToString::to_string)
@@ -498,9 +499,11 @@ fn delayed_writes_pass_within_their_declared_bound_and_fail_beyond_it() {
 
 #[test]
 fn the_reference_passes_every_rule_that_applies() {
-    let failed = failures(Subject::new("reference", Profile::reference(), || async {
-        InMemoryMemoryService::new()
-    }));
+    let failed = failures(Gate::new(Subject::new(
+        "reference",
+        Profile::reference(),
+        || async { InMemoryMemoryService::new() },
+    )));
     assert!(
         failed.is_empty(),
         "{}",

@@ -12,25 +12,22 @@ use rstest::rstest;
 
 use support::deviants::{Deviant, Deviation};
 
-fn appending() -> Subject {
-    Subject::new("appending", Profile::reference(), || async {
+fn appending() -> Gate {
+    let subject = Subject::new("appending", Profile::reference(), || async {
         Deviant::new(Deviation::AppendOnReadd)
-    })
-    .cases(32)
-    .seed(7)
+    });
+    Gate::new(subject).cases(32).seed(7)
 }
 
 fn reference() -> Subject {
     Subject::new("reference", Profile::reference(), || async {
         InMemoryMemoryService::new()
     })
-    .cases(32)
 }
 
 #[test]
 fn a_declared_violation_that_still_shows_passes() {
-    let gate =
-        Gate::new(appending()).known_violation("replace.readd_replaces", "appends on re-add");
+    let gate = appending().known_violation("replace.readd_replaces", "appends on re-add");
     let rule = rules::find("replace.readd_replaces").unwrap();
     let verdict = gate.check(rule);
     assert!(
@@ -53,7 +50,7 @@ fn a_declared_violation_that_still_shows_passes() {
 #[test]
 fn an_undeclared_violation_fails() {
     let rule = rules::find("replace.readd_replaces").unwrap();
-    let verdict = Gate::new(appending()).check(rule);
+    let verdict = appending().check(rule);
     assert!(matches!(verdict, Verdict::Failed(_)), "{verdict}");
     assert!(!verdict.is_green());
 }
@@ -61,6 +58,7 @@ fn an_undeclared_violation_fails() {
 #[test]
 fn a_declared_violation_that_disappears_fails_so_the_fix_is_noticed() {
     let gate = Gate::new(reference())
+        .cases(32)
         .known_violation("replace.readd_replaces", "appends; upstream issue 1");
     let rule = rules::find("replace.readd_replaces").unwrap();
     let verdict = gate.check(rule);
@@ -79,8 +77,8 @@ fn a_declared_violation_that_disappears_fails_so_the_fix_is_noticed() {
 
 #[test]
 fn an_intermittent_violation_passes_when_shown_and_says_so() {
-    let gate = Gate::new(appending())
-        .known_intermittent_violation("replace.readd_replaces", "a race in the pool");
+    let gate =
+        appending().known_intermittent_violation("replace.readd_replaces", "a race in the pool");
     let verdict = gate.check(rules::find("replace.readd_replaces").unwrap());
     assert!(
         matches!(verdict, Verdict::KnownViolationShown { .. }),
@@ -103,6 +101,7 @@ fn an_intermittent_violation_passes_when_shown_and_says_so() {
 #[test]
 fn an_intermittent_violation_not_hit_in_a_run_passes_with_the_same_label() {
     let gate = Gate::new(reference())
+        .cases(32)
         .known_intermittent_violation("replace.readd_replaces", "a race in the pool");
     let verdict = gate.check(rules::find("replace.readd_replaces").unwrap());
     assert!(
@@ -124,7 +123,9 @@ fn an_intermittent_violation_not_hit_in_a_run_passes_with_the_same_label() {
 
 #[test]
 fn an_intermittent_violation_of_a_rule_that_does_not_apply_is_a_broken_declaration() {
-    let gate = Gate::new(reference()).known_intermittent_violation("durability.reopen", "racy");
+    let gate = Gate::new(reference())
+        .cases(32)
+        .known_intermittent_violation("durability.reopen", "racy");
     let verdict = gate.check(rules::find("durability.reopen").unwrap());
     assert!(matches!(verdict, Verdict::Failed(_)), "{verdict}");
     assert!(
@@ -137,7 +138,9 @@ fn an_intermittent_violation_of_a_rule_that_does_not_apply_is_a_broken_declarati
 
 #[test]
 fn a_violation_of_a_rule_that_does_not_apply_is_a_broken_declaration() {
-    let gate = Gate::new(reference()).known_violation("durability.reopen", "not durable");
+    let gate = Gate::new(reference())
+        .cases(32)
+        .known_violation("durability.reopen", "not durable");
     let rule = rules::find("durability.reopen").unwrap();
     let verdict = gate.check(rule);
     assert!(matches!(verdict, Verdict::Failed(_)), "{verdict}");
@@ -152,6 +155,7 @@ fn a_violation_of_a_rule_that_does_not_apply_is_a_broken_declaration() {
 #[test]
 fn declarations_are_validated() {
     let gate = Gate::new(reference())
+        .cases(32)
         .known_violation("replace.readd_replace", "typo")
         .known_violation("key.isolation", " ")
         .known_violation("key.isolation", "twice");
@@ -179,10 +183,8 @@ fn declarations_are_validated() {
 fn a_violation_the_profile_implies_is_derived_and_never_declared_twice() {
     let joined = Subject::new("joined", Profile::adk_js(), || async {
         Deviant::new(Deviation::SlashJoinedKey)
-    })
-    .cases(32)
-    .seed(7);
-    let gate = Gate::new(joined);
+    });
+    let gate = Gate::new(joined).cases(32).seed(7);
     let known = gate.known_violations();
     assert_eq!(known.len(), 1);
     assert_eq!(known[0].rule_id(), "key.no_separator_collision");
@@ -209,9 +211,10 @@ fn a_profile_that_implies_a_violation_the_backend_does_not_have_fails() {
         "structured-but-declared-joined",
         Profile::adk_js(),
         || async { InMemoryMemoryService::new() },
-    )
-    .cases(16);
-    let verdict = Gate::new(subject).check(rules::find("key.no_separator_collision").unwrap());
+    );
+    let verdict = Gate::new(subject)
+        .cases(16)
+        .check(rules::find("key.no_separator_collision").unwrap());
     assert!(
         matches!(verdict, Verdict::KnownViolationGone { .. }),
         "{verdict}"
@@ -226,7 +229,7 @@ fn a_profile_that_implies_a_violation_the_backend_does_not_have_fails() {
 
 #[test]
 fn the_full_report_of_the_reference_is_green_with_its_storage_and_vector_rules_not_applicable() {
-    let report = Gate::new(reference()).run();
+    let report = Gate::new(reference()).cases(32).run();
     assert!(report.is_green(), "{report}");
     let not_applicable: Vec<&str> = report
         .runs()
@@ -250,11 +253,12 @@ fn the_full_report_of_the_reference_is_green_with_its_storage_and_vector_rules_n
 fn a_backend_that_blocks_its_thread_fails_the_rule_instead_of_hanging() {
     let subject = Subject::new("blocking", Profile::reference(), || async {
         Deviant::new(Deviation::BlockThread)
-    })
-    .cases(1)
-    .rule_timeout(std::time::Duration::from_millis(500));
+    });
     let rule = rules::find("query.unknown_key").unwrap();
-    let verdict = Gate::new(subject).check(rule);
+    let verdict = Gate::new(subject)
+        .cases(1)
+        .rule_timeout(std::time::Duration::from_millis(500))
+        .check(rule);
     assert!(matches!(verdict, Verdict::Failed(_)), "{verdict}");
     assert!(
         verdict
@@ -388,8 +392,8 @@ fn each_profile_and_capability_rule_is_not_applicable_with_its_reason_where_it_d
     let rule = rules::find(id).unwrap();
     let why = rule.applies_to(&profile).unwrap_err();
     assert!(why.starts_with(reason) && !why.is_empty(), "{id}: {why}");
-    let subject = Subject::new("n/a", profile, || async { InMemoryMemoryService::new() }).cases(4);
-    match Gate::new(subject).check(rule) {
+    let subject = Subject::new("n/a", profile, || async { InMemoryMemoryService::new() });
+    match Gate::new(subject).cases(4).check(rule) {
         Verdict::NotApplicable { reason } => assert_eq!(reason, why),
         other => panic!("{id}: expected not applicable, got {other}"),
     }
@@ -528,14 +532,14 @@ fn rule_ids_are_stable_unique_and_named_by_group() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn failing_cases_are_recorded_under_the_caller_and_replayed_first() {
+#[test]
+fn failing_cases_are_recorded_under_the_caller_and_replayed_first() {
     let dir =
         std::env::temp_dir().join(format!("memory-conformance-records-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let rule = memory_conformance::conformance::rules::find("replace.readd_replaces").unwrap();
 
-    let first = rule.check(&appending().failure_records(&dir)).await;
+    let first = appending().failure_records(&dir).check(rule);
     let record = dir.join("appending").join("replace.readd_replaces.txt");
     let text = std::fs::read_to_string(&record).expect("the failing case is recorded");
     assert!(text.lines().any(|l| l.starts_with("cc ")), "{text}");
@@ -547,9 +551,7 @@ async fn failing_cases_are_recorded_under_the_caller_and_replayed_first() {
     );
 
     // Another seed would generate other cases; the recorded one runs first and fails again.
-    let again = rule
-        .check(&appending().seed(99).failure_records(&dir))
-        .await;
+    let again = appending().seed(99).failure_records(&dir).check(rule);
     assert!(matches!(again, Verdict::Failed(_)), "{again}");
     assert!(
         again
@@ -575,7 +577,8 @@ fn a_case_that_hit_an_intermittent_violation_is_not_recorded() {
     let rule = rules::find("replace.readd_replaces").unwrap();
     let record = dir.join("appending").join("replace.readd_replaces.txt");
 
-    let racy = Gate::new(appending().failure_records(&dir))
+    let racy = appending()
+        .failure_records(&dir)
         .known_intermittent_violation("replace.readd_replaces", "a race in the pool");
     let verdict = racy.check(rule);
     assert!(
@@ -588,7 +591,8 @@ fn a_case_that_hit_an_intermittent_violation_is_not_recorded() {
     );
 
     // The same violation declared plainly records its case, as any failure does.
-    let plain = Gate::new(appending().failure_records(&dir))
+    let plain = appending()
+        .failure_records(&dir)
         .known_violation("replace.readd_replaces", "appends on re-add");
     plain.check(rule);
     assert!(

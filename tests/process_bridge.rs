@@ -7,7 +7,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use memory_conformance::conformance::{Gate, Subject, rules};
+use memory_conformance::conformance::{Gate, Subject};
 use memory_conformance::process::ProcessBridge;
 use memory_conformance::profile::Profile;
 use memory_conformance::{Event, MemoryError, MemoryService, Session};
@@ -383,11 +383,8 @@ async fn the_harness_runs_unchanged_against_a_bridge_child() {
                 .await
                 .expect("the reference child serves stores")
         }
-    })
-    .cases(16);
-    rules::key_isolation(&subject).await.assert_green();
-    rules::concurrency_adds_land(&subject).await.assert_green();
-    let report = Gate::new(subject).run();
+    });
+    let report = Gate::new(subject).cases(16).run();
     assert!(report.is_green(), "{report}");
 }
 

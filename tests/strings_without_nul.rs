@@ -64,10 +64,11 @@ fn verdict(strings: Strings, panics: bool, rule: &str) -> Verdict {
             inner: InMemoryMemoryService::new(),
             panics,
         }
-    })
-    .cases(96)
-    .seed(2026);
-    Gate::new(subject).check(rules::find(rule).unwrap())
+    });
+    Gate::new(subject)
+        .cases(96)
+        .seed(2026)
+        .check(rules::find(rule).unwrap())
 }
 
 #[test]
@@ -99,10 +100,11 @@ fn a_panic_on_nul_fails_even_when_declared() {
 fn a_store_that_holds_nul_passes_either_declaration() {
     let subject = Subject::new("reference", two_calls_only(Strings::WithoutNul), || async {
         InMemoryMemoryService::new()
-    })
-    .cases(64)
-    .seed(7);
-    let verdict = Gate::new(subject).check(rules::find("key.isolation").unwrap());
+    });
+    let verdict = Gate::new(subject)
+        .cases(64)
+        .seed(7)
+        .check(rules::find("key.isolation").unwrap());
     assert!(matches!(verdict, Verdict::Passed { .. }), "{verdict}");
 }
 

@@ -3,10 +3,9 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
-use std::time::Duration;
 
 use memory_conformance::conformance::Namespace;
-use memory_conformance::conformance::{Gate, Subject};
+use memory_conformance::conformance::{DEFAULT_OP_TIMEOUT, Gate, Subject};
 use memory_conformance::process::ProcessBridge;
 use memory_conformance::profile::Profile;
 use memory_conformance::{MemoryError, MemoryService, SearchMemoryResponse, Session, async_trait};
@@ -23,14 +22,6 @@ pub(crate) fn install() -> String {
         _ => format!("bash {}", script.display()),
     }
 }
-
-/// How long the child may take to answer one request (`hello` includes the package's import):
-/// the kit's default.
-const BRIDGE_TIMEOUT: Duration = ProcessBridge::DEFAULT_TIMEOUT;
-
-/// How long the harness waits for one call: longer than the bridge's own timeout, so a hung
-/// child is reported by the bridge, with its stderr.
-const OP_TIMEOUT: Duration = BRIDGE_TIMEOUT.saturating_add(Duration::from_secs(10));
 
 /// A backend in another language, run through the process bridge.
 pub(crate) struct Bridged {
@@ -57,9 +48,9 @@ impl Bridged {
     pub(crate) fn gate(&'static self, profile: Profile) -> Gate {
         let subject =
             Subject::namespaced(self.name, profile, move |namespace| self.open(namespace))
-                .cleanup_with(move |namespace| self.forget(namespace))
-                .op_timeout(OP_TIMEOUT);
+                .cleanup_with(move |namespace| self.forget(namespace));
         Gate::new(subject)
+            .op_timeout(DEFAULT_OP_TIMEOUT + ProcessBridge::HARNESS_MARGIN)
             .describe(format!(
                 "{} ({}), {}, through the process bridge",
                 self.version, self.registry, self.service
@@ -93,7 +84,7 @@ impl Bridged {
 
     async fn start(&'static self) -> Result<ProcessBridge, String> {
         (self.installed)()?;
-        let bridge = ProcessBridge::spawn_with_timeout((self.command)(), BRIDGE_TIMEOUT)
+        let bridge = ProcessBridge::spawn((self.command)())
             .await
             .map_err(message)?;
         if bridge.version() != self.version {

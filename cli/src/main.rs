@@ -3,9 +3,8 @@
 
 mod diagnose;
 mod explain;
-use memory_conformance::conformance::KnownViolation;
+use memory_conformance::conformance::{DEFAULT_OP_TIMEOUT, KnownViolation};
 use memory_conformance::infer;
-use memory_conformance::process::ProcessBridge;
 use memory_conformance_cli::{gate, profiles, recall, report, snapshot, subject};
 
 use std::path::PathBuf;
@@ -64,7 +63,7 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         snapshots: Option<PathBuf>,
         /// How long one call of the bridge may take, in seconds (default: the profile file's,
-        /// else the bridge's default, 20).
+        /// else the kit's default, 20).
         #[arg(long, value_name = "SECONDS")]
         op_timeout: Option<u64>,
         /// The bridge's program and arguments.
@@ -90,7 +89,7 @@ enum Command {
         #[arg(long, default_value_t = 2026)]
         seed: u64,
         /// How long one call of the bridge may take, in seconds.
-        #[arg(long, value_name = "SECONDS", default_value_t = ProcessBridge::DEFAULT_TIMEOUT.as_secs())]
+        #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_OP_TIMEOUT.as_secs())]
         op_timeout: u64,
         /// The bridge's program and arguments.
         #[arg(last = true, value_name = "COMMAND")]
@@ -164,7 +163,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
         /// How long one call of the bridge may take, in seconds.
-        #[arg(long, value_name = "SECONDS", default_value_t = ProcessBridge::DEFAULT_TIMEOUT.as_secs())]
+        #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_OP_TIMEOUT.as_secs())]
         op_timeout: u64,
         /// The data: `v1` (the kit's per-kind behaviour diagnostic), `locomo` (LoCoMo's
         /// locomo10.json, read from $MEMORY_CONFORMANCE_LOCOMO, else
@@ -368,7 +367,7 @@ fn main() -> ExitCode {
                 // The bridge owns the file's timeout: the gate does not apply it again.
                 let op_timeout = op_timeout
                     .or(file.op_timeout_seconds.take())
-                    .unwrap_or(ProcessBridge::DEFAULT_TIMEOUT.as_secs())
+                    .unwrap_or(DEFAULT_OP_TIMEOUT.as_secs())
                     .max(1);
                 // The flags add to the file, or win over it.
                 file.known_violations.splice(0..0, known_violations);

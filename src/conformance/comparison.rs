@@ -40,7 +40,7 @@ fn check_one(
     let contents: Vec<&Content> = actual.iter().map(|e| &e.content).collect();
     let listed = |c: &[Content]| ContentsDisplay(c).to_string();
     match expect {
-        Expect::Model => {
+        Expect::Oracle => {
             let expected = oracle.search_limited(
                 &search.key.app_name,
                 &search.key.user_id,

@@ -195,45 +195,51 @@ impl Gate {
         self
     }
 
-    /// The gate with the subject's [cases](Subject::cases) set.
+    /// Generated cases per rule (default: `PROPTEST_CASES`, else 256; heavy rules run fewer).
     #[must_use]
     pub fn cases(mut self, cases: u32) -> Self {
-        self.subject = self.subject.cases(cases);
+        self.subject.options.cases = Some(cases.max(1));
         self
     }
 
-    /// The gate with the subject's [seed](Subject::seed) set.
+    /// The seed cases are generated from (default: `PROPTEST_RNG_SEED`, else random).
     #[must_use]
     pub fn seed(mut self, seed: u64) -> Self {
-        self.subject = self.subject.seed(seed);
+        self.subject.options.seed = Some(seed);
         self
     }
 
-    /// The gate with the subject's [per-call timeout](Subject::op_timeout) set.
+    /// How long one backend call may take before its rule fails (default
+    /// [`DEFAULT_OP_TIMEOUT`](super::DEFAULT_OP_TIMEOUT)).
     #[must_use]
     pub fn op_timeout(mut self, timeout: Duration) -> Self {
-        self.subject = self.subject.op_timeout(timeout);
+        self.subject.options.op_timeout = timeout;
         self
     }
 
-    /// The gate with the subject's [rule timeout](Subject::rule_timeout) set.
+    /// How long one whole rule may take on its own thread (default: six per-call timeouts, at
+    /// least 60 s). It catches backends that block their thread, where the per-call timeout
+    /// cannot fire.
     #[must_use]
     pub fn rule_timeout(mut self, timeout: Duration) -> Self {
-        self.subject = self.subject.rule_timeout(timeout);
+        self.subject.options.rule_timeout = Some(timeout);
         self
     }
 
-    /// The gate with the subject's [reproduction command](Subject::reproduce_with) set.
+    /// The command that reruns one rule, printed in failure reports; `{rule}` stands for the
+    /// rule's test name and `{seed}` for the seed.
     #[must_use]
     pub fn reproduce_with(mut self, command: impl Into<String>) -> Self {
-        self.subject = self.subject.reproduce_with(command);
+        self.subject.options.reproduce = Some(command.into());
         self
     }
 
-    /// The gate with the subject's [failure records](Subject::failure_records) set.
+    /// Where failing cases are recorded and replayed first on the next run (one file per
+    /// rule). The one-file gate sets it to `proptest-regressions/conformance/` of the calling
+    /// crate.
     #[must_use]
     pub fn failure_records(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
-        self.subject = self.subject.failure_records(dir);
+        self.subject.options.failure_records = Some(dir.into());
         self
     }
 
@@ -355,7 +361,7 @@ mod run {
         /// Runs one rule on its own thread and runtime, and weighs the result against the
         /// known violations. A backend call that blocks its thread (where the per-call timeout
         /// cannot fire) fails the rule once the subject's [rule
-        /// timeout](super::Subject::rule_timeout) passes, instead of hanging.
+        /// timeout](Gate::rule_timeout) passes, instead of hanging.
         pub fn check(&self, rule: &'static Rule) -> Verdict {
             let mut subject = self.subject.clone();
             let known = self.known_violation_of(rule.id());

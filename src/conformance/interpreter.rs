@@ -239,7 +239,7 @@ impl Run<'_> {
         search.expect.iter().all(|expect| match expect {
             Expect::Nothing | Expect::Excludes(_) | Expect::NoDuplicates => true,
             Expect::Count(n) => *n == 0,
-            Expect::Model => self
+            Expect::Oracle => self
                 .oracle
                 .search(&search.key.app_name, &search.key.user_id, &search.query)
                 .contents

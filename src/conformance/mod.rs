@@ -84,6 +84,7 @@ mod verdict;
 pub use gate::{Gate, REQUIRE_ALL_BACKENDS};
 pub use known_violation::{KnownViolation, departures, implied_violations};
 pub use namespace::{Namespace, SCRATCH_DIR};
+pub use options::DEFAULT_OP_TIMEOUT;
 pub use profile_file::{PROFILE_FORMAT, ProfileFile, ProfileFileError};
 pub use subject::Subject;
 

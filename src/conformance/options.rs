@@ -7,8 +7,12 @@ use std::time::Duration;
 #[cfg(feature = "harness")]
 pub(crate) const DEFAULT_CASES: u32 = 256;
 
-/// The default per-call timeout.
-pub(crate) const DEFAULT_OP_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one backend call may take, unless a gate says otherwise: the one default of every
+/// gate, in-process or bridged (a bridge child's own timeout for one request, and the CLI's
+/// `--op-timeout`, read it). A backend in another language answers its first requests slowly
+/// (imports, a JIT warming up), and a loaded CI machine slower still; a hung call is found 20 s
+/// later, which costs nothing when no call hangs.
+pub const DEFAULT_OP_TIMEOUT: Duration = Duration::from_secs(20);
 
 #[derive(Clone, Debug)]
 pub(crate) struct RunOptions {

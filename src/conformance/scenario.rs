@@ -110,8 +110,8 @@ pub(crate) fn search_limited(
 /// What a search must return.
 #[derive(Clone, Debug)]
 pub(crate) enum Expect {
-    /// What the profile's model computes.
-    Model,
+    /// What the oracle computes for the profile.
+    Oracle,
     /// No entry at all.
     Nothing,
     /// Exactly these contents, in any order, each as often as listed.
@@ -237,7 +237,7 @@ impl fmt::Display for ExpectDisplay<'_> {
                 f.write_str("; ")?;
             }
             match expect {
-                Expect::Model => f.write_str("as the profile computes")?,
+                Expect::Oracle => f.write_str("as the profile computes")?,
                 Expect::Nothing => f.write_str("nothing")?,
                 Expect::Contents(c) => write!(f, "exactly {}", ContentsDisplay(c))?,
                 Expect::Includes(c) => write!(f, "includes {}", ContentsDisplay(c))?,

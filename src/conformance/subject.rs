@@ -30,8 +30,7 @@ type Cleanup = dyn Fn(&Namespace) + Send + Sync;
 /// use memory_conformance::InMemoryMemoryService;
 /// use memory_conformance::conformance::Subject;
 /// use memory_conformance::profile::Profile;
-/// let subject = Subject::new("reference", Profile::reference(), || async { InMemoryMemoryService::new() })
-///     .cases(32);
+/// let subject = Subject::new("reference", Profile::reference(), || async { InMemoryMemoryService::new() });
 /// assert_eq!(subject.backend(), "reference");
 /// ```
 #[derive(Clone)]
@@ -123,50 +122,11 @@ impl Subject {
         self
     }
 
-    /// How long one backend call may take before its rule fails (default 10 s).
-    #[must_use]
-    pub fn op_timeout(mut self, timeout: Duration) -> Self {
+    /// The subject whose harness waits `timeout` for one backend call: a bridged subject
+    /// waits longer than its child's own timeout, so a hung child is reported by the bridge.
+    #[cfg(feature = "harness")]
+    pub(crate) fn op_timeout(mut self, timeout: Duration) -> Self {
         self.options.op_timeout = timeout;
-        self
-    }
-
-    /// How long one whole rule may take when run on its own thread by the gate (default: six
-    /// per-call timeouts, at least 60 s). It catches backends that block their thread, where
-    /// the per-call timeout cannot fire.
-    #[must_use]
-    pub fn rule_timeout(mut self, timeout: Duration) -> Self {
-        self.options.rule_timeout = Some(timeout);
-        self
-    }
-
-    /// Generated cases per rule (default: `PROPTEST_CASES`, else 256; heavy rules run fewer).
-    #[must_use]
-    pub fn cases(mut self, cases: u32) -> Self {
-        self.options.cases = Some(cases.max(1));
-        self
-    }
-
-    /// The seed cases are generated from (default: `PROPTEST_RNG_SEED`, else random).
-    #[must_use]
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.options.seed = Some(seed);
-        self
-    }
-
-    /// Where failing cases are recorded and replayed first on the next run (one file per
-    /// rule). The one-file gate sets it to `proptest-regressions/conformance/` of the calling
-    /// crate.
-    #[must_use]
-    pub fn failure_records(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.options.failure_records = Some(dir.into());
-        self
-    }
-
-    /// The command that reruns one rule, printed in failure reports; `{rule}` stands for the
-    /// rule's test name and `{seed}` for the seed.
-    #[must_use]
-    pub fn reproduce_with(mut self, command: impl Into<String>) -> Self {
-        self.options.reproduce = Some(command.into());
         self
     }
 

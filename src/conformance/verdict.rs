@@ -120,7 +120,7 @@ impl Verdict {
     /// use memory_conformance::InMemoryMemoryService;
     /// use memory_conformance::conformance::{Subject, rules};
     /// use memory_conformance::profile::Profile;
-    /// let subject = Subject::new("reference", Profile::reference(), || async { InMemoryMemoryService::new() }).cases(8);
+    /// let subject = Subject::new("reference", Profile::reference(), || async { InMemoryMemoryService::new() });
     /// rules::key_isolation(&subject).await.assert_green();
     /// rules::durability_reopen(&subject).await.assert_green(); // not applicable: says why
     /// # }

@@ -10,6 +10,7 @@ use super::child::Connection;
 use super::protocol::{OLDEST_PROTOCOL_VERSION, Op, PROTOCOL_VERSION};
 use super::service::ProcessMemoryService;
 use crate::MemoryError;
+use crate::conformance::DEFAULT_OP_TIMEOUT;
 
 /// A child process, written in any language, that serves independent memory stores over the
 /// bridge protocol: one JSON object per line on its stdin and stdout (`docs/bridge-protocol.md`
@@ -24,7 +25,7 @@ use crate::MemoryError;
 /// Every failure of the child is a [`MemoryError`] that names it and ends with the last lines
 /// the child wrote to stderr: it cannot be started, it exits, it prints a line that is not a
 /// response, it answers a request nobody is waiting for, it does not answer within the
-/// timeout (default [`DEFAULT_TIMEOUT`](Self::DEFAULT_TIMEOUT); the child is then stopped), or
+/// timeout (default [`DEFAULT_OP_TIMEOUT`]; the child is then stopped), or
 /// it answers `ok: false`. After any failure but the last, every later call fails at once with
 /// the same reason. Dropping the bridge and every store closes the child's stdin; a child
 /// still running two seconds later is stopped.
@@ -56,12 +57,9 @@ pub struct ProcessBridge {
 }
 
 impl ProcessBridge {
-    /// How long the child may take to answer one request, unless told otherwise: 20 s, the
-    /// one default of every bridged gate (the CLI's `--op-timeout` reads it). A child in
-    /// another language answers its first requests slowly (imports, a JIT warming up), and a
-    /// loaded CI machine slower still; a hung child is found 20 s later, which costs nothing
-    /// when the child does not hang.
-    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
+    /// How much longer than the child's own timeout the harness waits for a bridged call, so
+    /// a hung child is reported by the bridge, with its stderr, and not by the harness.
+    pub const HARNESS_MARGIN: Duration = Duration::from_secs(10);
 
     /// The time zone a bridge child runs in unless its command sets `TZ`: the kit checks a
     /// naive timestamp (profile `timestamps = "naive-isoformat"`) as wall-clock time in UTC, so
@@ -72,7 +70,7 @@ impl ProcessBridge {
     /// as set, with `TZ` set to [`TIME_ZONE`](Self::TIME_ZONE) unless the command sets it;
     /// stdin, stdout and stderr are taken over) and shakes hands with it.
     pub async fn spawn(command: Command) -> Result<Self, MemoryError> {
-        Self::spawn_with_timeout(command, Self::DEFAULT_TIMEOUT).await
+        Self::spawn_with_timeout(command, DEFAULT_OP_TIMEOUT).await
     }
 
     /// Like [`spawn`](Self::spawn), with `timeout` for every request, `hello` included.

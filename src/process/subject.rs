@@ -13,18 +13,17 @@ use crate::profile::Profile;
 /// started once, shaking hands, every case gets a store of its own, and each instance the case
 /// opens is an `open` on that store (a reopen or a second instance reaches the same storage,
 /// under protocol v2), the store dropped when the case is over. Every request may take
-/// `op_timeout`; the harness waits 5 s longer, so a hung child is reported by the bridge, with
-/// its standard error. The bridge comes with it, to ask whether it still works
+/// `op_timeout`; the harness waits [`ProcessBridge::HARNESS_MARGIN`] longer, so a hung child is
+/// reported by the bridge, with its standard error. The bridge comes with it, to ask whether it still works
 /// ([`ProcessBridge::broken`]): once the child has died every later call fails the same way, so
 /// a runner stops there with one error. `Err` says why the bridge could not start.
 ///
 /// ```no_run
-/// use std::time::Duration;
-/// use memory_conformance::conformance::Gate;
-/// use memory_conformance::process::{ProcessBridge, bridged_subject};
+/// use memory_conformance::conformance::{DEFAULT_OP_TIMEOUT, Gate};
+/// use memory_conformance::process::bridged_subject;
 /// use memory_conformance::profile::Profile;
 /// let command = ["python3".into(), "bridge.py".into()];
-/// let (subject, bridge) = bridged_subject(&command, "my-backend", Profile::adk_python(), ProcessBridge::DEFAULT_TIMEOUT)?;
+/// let (subject, bridge) = bridged_subject(&command, "my-backend", Profile::adk_python(), DEFAULT_OP_TIMEOUT)?;
 /// let report = Gate::new(subject).run();
 /// assert!(bridge.broken().is_none(), "the bridge died during the gate");
 /// # Ok::<(), String>(())
@@ -64,7 +63,7 @@ pub fn bridged_subject(
         }
     })
     .cleanup_with(move |namespace| forget.forget(namespace.as_str()))
-    .op_timeout(op_timeout + Duration::from_secs(5));
+    .op_timeout(op_timeout + ProcessBridge::HARNESS_MARGIN);
     Ok((subject, handle))
 }
 

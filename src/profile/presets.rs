@@ -251,7 +251,7 @@ impl Profile {
     /// results in Go map iteration order, which differs from call to call; the service has
     /// only the two calls. Entries carry a `time.Time`, not a string (the bridge writes it as
     /// RFC 3339 in UTC with milliseconds). Go lowercases rune by rune, so a final `Σ` and `İ`
-    /// lowercase differently from the model's full lowercase.
+    /// lowercase differently from the oracle's full lowercase.
     ///
     /// Other revisions of the file (as at commit 0c09321, not in v2.2.0) rank entries by the
     /// number of distinct query words matched and keep at most 10 in session insertion order,

@@ -1,4 +1,4 @@
-//! The model's tokenisers: how each [`WordRule`] cuts text into words and each
+//! The oracle's tokenisers: how each [`WordRule`] cuts text into words and each
 //! [`QueryTerms`] cuts a query into terms, and when a term matches an event.
 
 use std::collections::HashSet;

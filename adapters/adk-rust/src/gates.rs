@@ -39,9 +39,8 @@ pub fn in_memory_gate() -> Gate {
 /// database file per namespace in the kit's scratch folder, deleted when the case is over.
 pub fn sqlite_gate() -> Gate {
     let subject = Subject::namespaced("adk-rust-sqlite", Profile::adk_rust_sqlite(), open_sqlite)
-        .op_timeout(SQLITE_OP_TIMEOUT)
         .cleanup_with(Namespace::remove_scratch_files);
-    Gate::new(subject).describe(
+    Gate::new(subject).op_timeout(SQLITE_OP_TIMEOUT).describe(
         "adk-memory 2.3.0 (crates.io), SqliteMemoryService on a file per case, through the adapter",
     )
 }
@@ -190,9 +189,9 @@ fn postgres_gate_with(
                 })
         }
     })
-    .cases(SERVER_CASES)
     .cleanup_with(move |namespace| servers::postgres::clean(&clean_url, namespace));
     let gate = Gate::new(subject)
+        .cases(SERVER_CASES)
         .describe(format!(
             "adk-memory 2.3.0 (crates.io), PostgresMemoryService {what}, a role and schema per case, through the adapter, on {}",
             version.as_deref().unwrap_or("PostgreSQL (not running here)")
@@ -270,9 +269,9 @@ pub fn redis_gate() -> Gate {
             }
         },
     )
-    .cases(SERVER_CASES)
     .cleanup_with(move |namespace| servers::redis::clean(&clean_url, namespace));
     Gate::new(subject)
+        .cases(SERVER_CASES)
         .describe(format!(
             "adk-memory 2.3.0 (crates.io), RedisMemoryService, a database per case, through the adapter, on {}",
             version.as_deref().unwrap_or("Redis (not running here)")

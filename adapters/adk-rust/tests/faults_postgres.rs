@@ -232,13 +232,15 @@ fn slow_server_fails_on_the_per_call_timeout(url: String) -> Result<(), Failed> 
                 ForwardTo(memory)
             }
         },
-    )
-    .cases(1)
-    .op_timeout(Duration::from_secs(1));
+    );
     let clean = postgres_gate().subject().clone();
     let subject = subject.cleanup_with(move |namespace| clean.clean(namespace));
     let rule = rules::find("key.isolation").ok_or("no rule key.isolation")?;
-    match Gate::new(subject).check(rule) {
+    match Gate::new(subject)
+        .cases(1)
+        .op_timeout(Duration::from_secs(1))
+        .check(rule)
+    {
         Verdict::Failed(failure) => {
             let text = failure.to_string();
             if text.contains("did not answer within 1s (the per-call timeout)") {

@@ -176,13 +176,14 @@ fn slow_server_fails_on_the_per_call_timeout(url: String) -> Result<(), Failed> 
                 ForwardTo(memory)
             }
         },
-    )
-    .cases(1)
-    .op_timeout(Duration::from_secs(1));
+    );
     let clean = redis_gate().subject().clone();
     let subject = subject.cleanup_with(move |namespace| clean.clean(namespace));
     let rule = rules::find("key.isolation").ok_or("no rule key.isolation")?;
-    let verdict = Gate::new(subject).check(rule);
+    let verdict = Gate::new(subject)
+        .cases(1)
+        .op_timeout(Duration::from_secs(1))
+        .check(rule);
     // Let the server wake before the next test.
     std::thread::sleep(Duration::from_secs(4));
     match verdict {

@@ -74,9 +74,9 @@ pub fn gate() -> Gate {
     let subject = Subject::new("hybrid", profile(), move || {
         let embedder = Arc::clone(&embedder);
         async move { HybridMemory::with_embedder(embedder) }
-    })
-    .cases(CASES);
+    });
     Gate::new(subject)
+        .cases(CASES)
         .describe(concat!(
             "memory-hybrid ",
             env!("CARGO_PKG_VERSION"),

@@ -5,22 +5,21 @@
 use memory_conformance::conformance::{Gate, Subject, Verdict, rules};
 use memory_segmented_bm25::{Normalisation, SegmentedBm25, profile};
 
-fn subject(normalisation: Normalisation) -> Subject {
-    Subject::new("segmented-bm25", profile(), move || async move {
+fn gate(normalisation: Normalisation) -> Gate {
+    let subject = Subject::new("segmented-bm25", profile(), move || async move {
         SegmentedBm25::with_normalisation(normalisation)
-    })
-    .cases(128)
-    .seed(2026)
+    });
+    Gate::new(subject).cases(128).seed(2026)
 }
 
 #[test]
 fn without_nfc_the_store_fails_query_non_ascii_and_with_it_passes() {
     let rule = rules::find("query.non_ascii").expect("the rule exists");
-    match Gate::new(subject(Normalisation::Nfc)).check(rule) {
+    match gate(Normalisation::Nfc).check(rule) {
         Verdict::Passed { .. } => {}
         other => panic!("the declared backend must pass query.non_ascii: {other}"),
     }
-    match Gate::new(subject(Normalisation::None)).check(rule) {
+    match gate(Normalisation::None).check(rule) {
         Verdict::Failed(failure) => {
             let report = failure.to_string();
             assert!(

@@ -100,9 +100,9 @@ pub fn minilm_gate() -> Gate {
         let embedder = Arc::clone(&factory);
         async move { VectorMemory::with_embedder(embedder) }
     })
-    .with_embedder(embedder)
-    .cases(MINILM_CASES);
+    .with_embedder(embedder);
     Gate::new(subject)
+        .cases(MINILM_CASES)
         .describe(concat!(
             "memory-vector ",
             env!("CARGO_PKG_VERSION"),

@@ -15,7 +15,7 @@ rule! {
         statement: "A delta of events (add_events_to_memory) updates its session as the profile \
                     declares, never as a replacement of the whole session, and a delta without a \
                     session id is kept apart from every session; full adds and deltas mixed give, \
-                    at every search, what the model computes.",
+                    at every search, what the oracle computes.",
         requirement: Requirement::Capability,
         weight: 2,
         applies: |profile: &Profile| {
@@ -61,7 +61,7 @@ rule! {
                                 .with_events(events),
                             )
                         });
-                        steps.push(search(&key, query, vec![Expect::Model]));
+                        steps.push(search(&key, query, vec![Expect::Oracle]));
                     }
                     Scenario { steps }
                 })

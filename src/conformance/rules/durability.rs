@@ -25,12 +25,12 @@ rule! {
             (key(), distinct_words(2))
                 .prop_map(move |(key, words)| {
                     let again = format!("{} again", words[1]);
-                    // After the reopen, each search returns what it returned before: the model's
+                    // After the reopen, each search returns what it returned before: the oracle's
                     // answer (whatever the profile declares for the re-add), or for a semantic
                     // backend at least the memories written.
                     let expect = |found: &str| {
                         if profile.is_lexical() {
-                            vec![Expect::Model]
+                            vec![Expect::Oracle]
                         } else {
                             vec![Expect::Includes(vec![content(found)])]
                         }

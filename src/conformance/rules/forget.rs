@@ -54,14 +54,14 @@ rule! {
                     let session = session_of(&key, "s-1", &texts);
                     let victim = victim.index(events);
                     let gone = content(&texts[victim]);
-                    let never = |query: &str| search(&key, query, vec![Expect::Model, Expect::Excludes(vec![gone.clone()])]);
+                    let never = |query: &str| search(&key, query, vec![Expect::Oracle, Expect::Excludes(vec![gone.clone()])]);
                     let mut steps = vec![Step::Add(session.clone())];
                     if other_session {
                         steps.push(Step::Add(session_of(&key, "s-2", &[format!("{shared} again")])));
                     }
                     if unknown_id {
                         steps.push(Step::DeleteId { key: key.clone(), id: "no-such-memory".into() });
-                        steps.push(search(&key, shared, vec![Expect::Model]));
+                        steps.push(search(&key, shared, vec![Expect::Oracle]));
                     }
                     steps.push(Step::Delete { key: key.clone(), find_with: words[victim + 1].to_owned(), content: gone.clone() });
                     match afterwards {
@@ -107,9 +107,9 @@ rule! {
                             Step::Add(session_of(first, "s-1", &texts)),
                             Step::Add(session_of(second, "s-1", &texts)),
                             Step::Delete { key: mine.clone(), find_with: words[1].to_owned(), content: gone },
-                            search(&other, words[0], vec![Expect::Model]),
-                            search(&other, words[1], vec![Expect::Model]),
-                            search(&mine, words[0], vec![Expect::Model]),
+                            search(&other, words[0], vec![Expect::Oracle]),
+                            search(&other, words[1], vec![Expect::Oracle]),
+                            search(&mine, words[0], vec![Expect::Oracle]),
                         ],
                     }
                 })

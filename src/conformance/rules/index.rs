@@ -65,8 +65,8 @@ rule! {
                     Scenario {
                         steps: vec![
                             Step::Add(session),
-                            search(&key, fact, vec![Expect::Model]),
-                            search(&key, text, vec![Expect::Model]),
+                            search(&key, fact, vec![Expect::Oracle]),
+                            search(&key, text, vec![Expect::Oracle]),
                         ],
                     }
                 })

@@ -58,9 +58,9 @@ rule! {
                         memories.push(memory);
                     }
                     steps.push(Step::AddMemories { key: key.clone(), memories });
-                    let exact = if lexical { Expect::Entries(stored) } else { Expect::Model };
+                    let exact = if lexical { Expect::Entries(stored) } else { Expect::Oracle };
                     steps.push(search(&key, MARKER, vec![exact]));
-                    steps.push(search(&key, words[0], vec![Expect::Model]));
+                    steps.push(search(&key, words[0], vec![Expect::Oracle]));
                     let other = MemoryKey::new(format!("{}x", key.app_name), key.user_id.clone());
                     steps.push(search(&other, MARKER, vec![Expect::Nothing]));
                     Scenario { steps }

@@ -5,7 +5,9 @@
 //! A rule lives in the file named by its id's group (`key.isolation` in `key.rs`), with its
 //! scenarios; the generators are in `generate.rs`, and the expected answer of a profile rule
 //! comes from the oracle (`oracle.rs`). Every rule is also a plain `pub async fn` named by its
-//! id (`key.isolation` is [`key_isolation`]), for a hand-written `#[tokio::test]`:
+//! id (`key.isolation` is [`key_isolation`]), for a hand-written `#[tokio::test]`, run with the
+//! default settings (`PROPTEST_CASES`, `PROPTEST_RNG_SEED`); [`Gate::check`](super::Gate::check)
+//! runs one rule with a gate's settings:
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
@@ -13,8 +15,7 @@
 //! use memory_conformance::InMemoryMemoryService;
 //! use memory_conformance::conformance::{Subject, Verdict, rules};
 //! use memory_conformance::profile::Profile;
-//! let subject = Subject::new("reference", Profile::reference(), || async { InMemoryMemoryService::new() })
-//!     .cases(8);
+//! let subject = Subject::new("reference", Profile::reference(), || async { InMemoryMemoryService::new() });
 //! rules::key_isolation(&subject).await.assert_green();
 //! let not_durable = rules::durability_reopen(&subject).await;
 //! assert!(matches!(not_durable, Verdict::NotApplicable { .. }), "{not_durable}");
@@ -169,8 +170,9 @@ impl Rule {
         (self.applies)(profile)
     }
 
-    /// Checks the rule against `subject` on the caller's runtime: passed, not applicable (with
-    /// the reason) or failed (with the minimal counterexample).
+    /// Checks the rule against `subject` on the caller's runtime, with the default settings
+    /// (a [gate](super::Gate::check) runs it with its own): passed, not applicable (with the
+    /// reason) or failed (with the minimal counterexample).
     pub async fn check(&self, subject: &Subject) -> Verdict {
         if let Err(reason) = self.applies_to(subject.profile()) {
             return Verdict::NotApplicable { reason };

@@ -15,7 +15,7 @@ rule! {
         id: "model.random_ops",
         statement: "Any sequence of adds, re-adds and searches over mixed keys (and of the deltas, \
                     explicit memories and deletions the profile declares) gives, at every search, \
-                    what the profile's model computes.",
+                    what the oracle computes for the profile.",
         requirement: Requirement::Profile,
         weight: 2,
         applies: computable,
@@ -71,7 +71,7 @@ rule! {
                 proptest::collection::vec(select(SEPARATORS.to_vec()), 2),
             );
             let search = (select(keys.to_vec()), query).prop_map(|(key, (q, s))| {
-                vec![search(&key, join_with_separators(q, s), vec![Expect::Model])]
+                vec![search(&key, join_with_separators(q, s), vec![Expect::Oracle])]
             });
             let mut ops = vec![(3, add.boxed()), (1, add_twice.boxed()), (3, search.boxed())];
             if capabilities.events_delta.is_some() {

@@ -75,7 +75,7 @@ fn decorated_scenario(side: Side) -> BoxedStrategy<Scenario> {
             steps.extend(
                 queries
                     .into_iter()
-                    .map(|q| search(&key, q, vec![Expect::Model])),
+                    .map(|q| search(&key, q, vec![Expect::Oracle])),
             );
             Scenario { steps }
         })

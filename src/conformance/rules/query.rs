@@ -183,7 +183,7 @@ fn capitalised(word: &str) -> String {
         .unwrap_or_default()
 }
 
-/// One session of texts, then searches, each compared with the profile's model.
+/// One session of texts, then searches, each compared with the oracle.
 fn model_scenario(
     text: impl Strategy<Value = String> + 'static,
     query: impl Strategy<Value = String> + 'static,
@@ -198,7 +198,7 @@ fn model_scenario(
             steps.extend(
                 queries
                     .into_iter()
-                    .map(|q| search(&key, q, vec![Expect::Model])),
+                    .map(|q| search(&key, q, vec![Expect::Oracle])),
             );
             Scenario { steps }
         })

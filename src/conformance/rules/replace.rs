@@ -162,7 +162,7 @@ rule! {
         id: "replace.readd_as_declared",
         statement: "Versions of one session whose events keep, change, lose or gain event ids, with \
                     text, blank text, punctuation only or no text, leave what the profile's re-add \
-                    rule computes: each word ever written is found where the model says and nowhere \
+                    rule computes: each word ever written is found where the oracle says and nowhere \
                     else, and another session's events with the same ids are untouched.",
         requirement: Requirement::Profile,
         weight: 1,
@@ -211,7 +211,7 @@ rule! {
                         ));
                     }
                     for word in written.into_iter().chain([twin_word]) {
-                        steps.push(search(&key, word, vec![Expect::Model]));
+                        steps.push(search(&key, word, vec![Expect::Oracle]));
                     }
                     Scenario { steps }
                 })

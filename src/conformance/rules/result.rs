@@ -152,7 +152,7 @@ rule! {
     }
 }
 
-/// Several sessions, one re-added, then multi-word searches whose order the model computes.
+/// Several sessions, one re-added, then multi-word searches whose order the oracle computes.
 fn sequence_scenario(most: usize) -> BoxedStrategy<Scenario> {
     let ids = ["s-b", "s-a", "10", "2", "s-c"];
     let texts = proptest::collection::vec(
@@ -183,7 +183,7 @@ fn sequence_scenario(most: usize) -> BoxedStrategy<Scenario> {
                 ids[again],
                 &sessions[again][..1],
             )));
-            steps.push(search(&key, query.join(" "), vec![Expect::Model]));
+            steps.push(search(&key, query.join(" "), vec![Expect::Oracle]));
             Scenario { steps }
         })
         .boxed()
@@ -204,7 +204,7 @@ fn best_after_the_limit(limit: usize, profile: &Profile) -> BoxedStrategy<Scenar
             texts.extend((0..strong).map(|_| stronger.clone()));
             let mut expect = Vec::new();
             if model {
-                expect.push(Expect::Model);
+                expect.push(Expect::Oracle);
             }
             if includes || !model {
                 expect.push(Expect::Includes(vec![content(&stronger); strong]));
@@ -318,7 +318,7 @@ rule! {
                         steps.push(Step::Add(session_of(&key, &format!("s-{s}"), &texts)));
                     }
                     let expect = if lexical {
-                        vec![Expect::Model, Expect::NoDuplicates]
+                        vec![Expect::Oracle, Expect::NoDuplicates]
                     } else {
                         vec![Expect::Count(matches.min(limit)), Expect::NoDuplicates]
                     };

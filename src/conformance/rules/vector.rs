@@ -59,9 +59,9 @@ rule! {
                         steps.push(Step::Add(session));
                     }
                     for query in queries {
-                        steps.push(search(&key, query.clone(), vec![Expect::Model]));
+                        steps.push(search(&key, query.clone(), vec![Expect::Oracle]));
                         if limited {
-                            steps.push(search_limited(&key, query, limit, vec![Expect::Model]));
+                            steps.push(search_limited(&key, query, limit, vec![Expect::Oracle]));
                         }
                     }
                     Scenario { steps }
