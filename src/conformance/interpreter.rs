@@ -62,7 +62,7 @@ async fn run_in(
         .map_err(|problem| Mismatch { step: 0, problem })?;
     run.instances.push(first);
     let routes = round_robin::routes(&scenario.steps);
-    let without_nul = subject.profile().strings == Strings::WithoutNul;
+    let strings = subject.profile().strings;
     for (i, (step, route)) in scenario.steps.iter().zip(routes).enumerate() {
         if let Some(&instance) = route.as_ref().and_then(|r| r.first()) {
             run.current = instance.min(run.instances.len() - 1);
@@ -73,15 +73,43 @@ async fn run_in(
         };
         match run.step(step, route.as_deref()).await {
             Ok(()) => {}
-            // A stated departure from R7.any-string: a call carrying U+0000 may fail with an
-            // error (never panic or hang), which ends the case.
-            Err(Problem::Failed { .. }) if without_nul && carries_nul(step) => {
+            // A stated departure from R7.any-string: a call carrying a string the profile
+            // says the store refuses may fail with an error (never panic or hang), which ends
+            // the case.
+            Err(Problem::Failed { .. }) if may_refuse(strings, step) => {
                 return Ok(run.stats());
             }
             Err(problem) => return Err(mismatch(problem)),
         }
     }
     Ok(run.stats())
+}
+
+/// Whether the store may refuse `step` with an error under `strings`.
+fn may_refuse(strings: Strings, step: &Step) -> bool {
+    match strings {
+        Strings::WithoutNul => carries_nul(step),
+        Strings::WithoutNulOrEmptyKey => carries_nul(step) || has_empty_key(step),
+        _ => false,
+    }
+}
+
+/// Whether `step` is a call under an empty app name or user id.
+fn has_empty_key(step: &Step) -> bool {
+    let empty = |app: &str, user: &str| app.is_empty() || user.is_empty();
+    let key = |key: &MemoryKey| empty(&key.app_name, &key.user_id);
+    let sessions = |sessions: &[Session]| sessions.iter().any(|s| empty(&s.app_name, &s.user_id));
+    match step {
+        Step::Add(session) => sessions(std::slice::from_ref(session)),
+        Step::ConcurrentAdds(all) | Step::RacingReplace { versions: all, .. } => sessions(all),
+        Step::Search(search) => key(&search.key),
+        Step::LoadMemory { session, .. } => key(session),
+        Step::AddEvents { key: k, .. }
+        | Step::AddMemories { key: k, .. }
+        | Step::Delete { key: k, .. }
+        | Step::DeleteId { key: k, .. } => key(k),
+        Step::Open | Step::Use(_) | Step::Reopen | Step::Replicas(_) => false,
+    }
 }
 
 /// Whether any string of `step` (a key, a session or event id, an author, a text, a query, a

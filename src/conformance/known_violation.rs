@@ -124,13 +124,21 @@ pub fn departures(profile: &Profile) -> Vec<(&'static str, String)> {
                 .to_owned(),
         ));
     }
-    if profile.strings == Strings::WithoutNul {
-        departures.push((
+    match profile.strings {
+        Strings::WithoutNul => departures.push((
             "R7.any-string",
             "the profile declares strings = without NUL: a call carrying U+0000 may fail with \
              an error (the store cannot hold it), never panic or hang, and the case ends there"
                 .to_owned(),
-        ));
+        )),
+        Strings::WithoutNulOrEmptyKey => departures.push((
+            "R7.any-string",
+            "the profile declares strings = without NUL or empty key: a call carrying U+0000, \
+             or under an empty app name or user id, may fail with an error (the service refuses \
+             it), never panic or hang, and the case ends there"
+                .to_owned(),
+        )),
+        _ => {}
     }
     departures
 }

@@ -878,6 +878,7 @@ mod format_page {
             "tool_data = \"zzz\"",
             "order = \"zzz\"",
             "timestamps = \"zzz\"",
+            "strings = \"zzz\"",
             "[event_words]\nrule = \"zzz\"",
             "[event_words]\nrule = \"whitespace\"\nseparators = \"zzz\"",
             "[event_words]\nrule = \"full-text\"\nremove_diacritics = \"zzz\"",

@@ -992,7 +992,11 @@ impl Dimension for Strings {
     const DECIDED_BY: &'static [&'static str] = &[];
 
     fn values() -> Vec<Self> {
-        vec![Strings::Any, Strings::WithoutNul]
+        vec![
+            Strings::Any,
+            Strings::WithoutNul,
+            Strings::WithoutNulOrEmptyKey,
+        ]
     }
 
     field!(strings);
@@ -1021,6 +1025,17 @@ impl Dimension for Strings {
                 inputs: &["odd key strings"],
                 implies: &[],
             },
+            Strings::WithoutNulOrEmptyKey => &ValueEntry {
+                value: "without NUL or empty key",
+                says: "a call carrying U+0000, or under an empty app name or user id, may fail with an error, never panic or hang, which ends the case (a stated departure from R7.any-string); every other case runs as usual",
+                rules: &[
+                    "key.isolation",
+                    "key.no_separator_collision",
+                    "model.random_ops",
+                ],
+                inputs: &["odd key strings", "near-miss keys", "joined keys"],
+                implies: &[],
+            },
         })
     }
 
@@ -1029,6 +1044,9 @@ impl Dimension for Strings {
             Strings::Any => "any, U+0000 included",
             Strings::WithoutNul => {
                 "without U+0000, a call carrying one may fail (departs from R7.any-string)"
+            }
+            Strings::WithoutNulOrEmptyKey => {
+                "without U+0000 or an empty app name or user id, a call carrying one may fail (departs from R7.any-string)"
             }
         }
         .into()

@@ -505,6 +505,12 @@ pub enum Strings {
     /// generated case whose call carrying U+0000 fails with an error ends there; every other
     /// case runs as usual.
     WithoutNul,
+    /// As [`WithoutNul`](Self::WithoutNul), and an app name and user id are never empty: a
+    /// call under an empty one may fail with an error too (never panic or hang), which ends
+    /// the case (a service that validates its caller's identity). A departure from
+    /// `R7.any-string` the profile states; a call under a non-empty key is held to the
+    /// contract as usual.
+    WithoutNulOrEmptyKey,
 }
 
 /// How soon a write (an add, a delta, a memory, a delete) is visible to searches.
