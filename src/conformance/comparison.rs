@@ -1,7 +1,10 @@
 //! Expected against actual: every [`Expect`] of a search step, and the oracle's answer,
-//! compared with the entries a backend returned.
+//! compared with the entries a backend returned. Entries are known by their text parts
+//! ([`same_entry`]), but under [`Expect::Entries`] (`result.fidelity`'s), which compares each
+//! entry whole: content, role, author and timestamp.
 
 use super::display::{ContentsDisplay, EntriesDisplay, count};
+use super::identity::{holds, same_entry};
 use super::mismatch::Problem;
 use super::oracle::{Expected, Oracle, Ranking};
 use super::scenario::{Expect, Search};
@@ -84,7 +87,8 @@ fn check_one(
             })
         }
         Expect::Excludes(excluded) => {
-            ensure(!contents.iter().any(|c| excluded.contains(c)), || {
+            let excluded_refs: Vec<&Content> = excluded.iter().collect();
+            ensure(!contents.iter().any(|c| holds(&excluded_refs, c)), || {
                 (
                     format!("none of {}", listed(excluded)),
                     "entries that should be gone or elsewhere".into(),
@@ -95,7 +99,7 @@ fn check_one(
             let duplicated = contents
                 .iter()
                 .enumerate()
-                .any(|(i, c)| contents[..i].contains(c));
+                .any(|(i, c)| holds(&contents[..i], c));
             ensure(!duplicated, || {
                 (
                     "no entry twice".into(),
@@ -140,12 +144,15 @@ fn check_one(
         }),
         // Checked by the interpreter, which knows the ids of earlier searches.
         Expect::StableIds => Ok(()),
-        Expect::First(first) => ensure(contents.first() == Some(&first), || {
-            (
-                format!("{} first", listed(std::slice::from_ref(first))),
-                "another entry ranked first".into(),
-            )
-        }),
+        Expect::First(first) => ensure(
+            contents.first().is_some_and(|c| same_entry(c, first)),
+            || {
+                (
+                    format!("{} first", listed(std::slice::from_ref(first))),
+                    "another entry ranked first".into(),
+                )
+            },
+        ),
     }
 }
 
@@ -177,7 +184,7 @@ impl Expected {
         };
         match cut {
             None if self.ordered => {
-                if actual != expected {
+                if !same_sequence(&actual, &expected) {
                     return Err(if multiset_eq(&actual, &expected) {
                         "the right entries in the wrong order".into()
                     } else {
@@ -200,7 +207,7 @@ impl Expected {
                         expected.len()
                     ));
                 }
-                if self.ordered && actual[..] != expected[..n] {
+                if self.ordered && !same_sequence(&actual, &expected[..n]) {
                     return Err(format!("not the first {n} matches in the profile's order"));
                 }
                 if !multiset_includes(&expected, &actual) {
@@ -230,8 +237,8 @@ impl Expected {
         let mut used = vec![false; self.contents.len()];
         let mut scores = Vec::with_capacity(actual.len());
         for content in actual {
-            let Some(i) =
-                (0..self.contents.len()).find(|&i| !used[i] && &self.contents[i] == *content)
+            let Some(i) = (0..self.contents.len())
+                .find(|&i| !used[i] && same_entry(&self.contents[i], content))
             else {
                 return Err(format!(
                     "an entry, {}, that is no candidate: not stored under this key, replaced, \
@@ -331,15 +338,21 @@ fn limit_text(limit: Limit) -> String {
     }
 }
 
+/// Whether `a` and `b` are the same entries in the same order ([`same_entry`]).
+fn same_sequence(a: &[&Content], b: &[&Content]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_entry(x, y))
+}
+
+/// Whether `a` and `b` are the same entries in any order ([`same_entry`]).
 fn multiset_eq(a: &[&Content], b: &[&Content]) -> bool {
     a.len() == b.len() && multiset_includes(a, b)
 }
 
-/// Whether every element of `small` can be matched to a distinct element of `big`.
+/// Whether every element of `small` can be matched to a distinct element of `big` ([`same_entry`]).
 pub(crate) fn multiset_includes(big: &[&Content], small: &[&Content]) -> bool {
     let mut used = vec![false; big.len()];
     small.iter().all(|item| {
-        let slot = (0..big.len()).find(|&i| !used[i] && big[i] == *item);
+        let slot = (0..big.len()).find(|&i| !used[i] && same_entry(big[i], item));
         slot.map(|i| used[i] = true).is_some()
     })
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use super::call_guard::{guarded, panic_message};
 use super::comparison::{check_search, is_one_version};
 use super::display::{ContentDisplay, ContentsDisplay};
+use super::identity::same_entry;
 use super::mismatch::{Mismatch, Problem};
 use super::namespace::Namespace;
 use super::oracle::Oracle;
@@ -221,7 +222,7 @@ impl Run<'_> {
                 )));
             };
             if let Some(other) = seen.insert(id, &entry.content)
-                && other != &entry.content
+                && !same_entry(other, &entry.content)
             {
                 return Err(unexpected(format!(
                     "two different memories carry the id {id:?}"
@@ -230,7 +231,7 @@ impl Run<'_> {
             let before = self
                 .ids
                 .iter()
-                .find(|(k, c, _)| k == key && c == &entry.content)
+                .find(|(k, c, _)| k == key && same_entry(c, &entry.content))
                 .map(|(_, _, before)| before);
             match before {
                 Some(before) if before != id => {
@@ -483,7 +484,10 @@ impl Run<'_> {
         content: &Content,
     ) -> Result<(), Problem> {
         let expected = self.oracle.search(&key.app_name, &key.user_id, find_with);
-        let position = expected.contents.iter().position(|c| c == content);
+        let position = expected
+            .contents
+            .iter()
+            .position(|c| same_entry(c, content));
         let must_find = position.is_some_and(|i| match expected.limit {
             Limit::Unlimited => true,
             Limit::AtMost(n) => expected.contents.len() <= n || (expected.ordered && i < n),
@@ -493,7 +497,10 @@ impl Run<'_> {
         let found = loop {
             let sent = Instant::now();
             let found = self.search_plain(key, find_with).await?;
-            let hit = found.iter().find(|e| &e.content == content).cloned();
+            let hit = found
+                .iter()
+                .find(|e| same_entry(&e.content, content))
+                .cloned();
             if hit.is_some() || !must_find {
                 break (hit, found);
             }

@@ -45,6 +45,8 @@ mod failure_record;
 #[cfg(feature = "harness")]
 mod generate;
 #[cfg(feature = "harness")]
+mod identity;
+#[cfg(feature = "harness")]
 mod interpreter;
 #[cfg(feature = "harness")]
 mod isolation;

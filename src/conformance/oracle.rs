@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use super::identity::same_entry;
 use crate::embed::{Embedder, cosine};
 use crate::profile::Profile;
 use crate::profile::words::{IndexedEvent, Term, indexed_text, query_terms};
@@ -203,7 +204,7 @@ impl Oracle {
     /// memory holding `content`: every stored event or memory with that id goes (the id is the
     /// event's, as the contract's backends give it), and that id is never stored again under
     /// the key. Other events with the same content stay: deletion is by id only. An id the
-    /// model never saw (one the backend gave a memory added without one, or made up) names
+    /// oracle never saw (one the backend gave a memory added without one, or made up) names
     /// the one memory the backend returned it for: the first holding `content` goes.
     pub(crate) fn forget(&mut self, app_name: &str, user_id: &str, id: &str, content: &Content) {
         let store = self.store_mut(app_name, user_id);
@@ -220,7 +221,11 @@ impl Oracle {
             return;
         }
         for session in &mut store.sessions {
-            if let Some(at) = session.events.iter().position(|e| &e.content == content) {
+            if let Some(at) = session
+                .events
+                .iter()
+                .position(|e| same_entry(&e.content, content))
+            {
                 session.events.remove(at);
                 return;
             }
