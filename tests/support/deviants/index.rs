@@ -141,8 +141,8 @@ fn is_non_ascii_letter(c: char) -> bool {
     c.is_alphanumeric() && !c.is_ascii()
 }
 
-/// Splits events into words at whitespace only, punctuation and digits included in the word.
-/// Breaks R4.ascii-letters.
+/// Reads an event's words as its whitespace-separated runs, punctuation, digits and all (the
+/// query as the reference reads it). Breaks R4.ascii-letters.
 #[derive(Debug)]
 pub struct WhitespaceEventWords;
 

@@ -1,5 +1,6 @@
 //! Deliberately deviant backends, for the harness to catch: each is the reference bent by one
-//! [`Deviation`], and breaks exactly one behaviour.
+//! [`Deviation`], and breaks exactly one behaviour (or none, where its profile declares the
+//! departure).
 //!
 //! A deviant is a unit struct named for what it does, declared in the file of the clause it
 //! breaks (`key`, `replace`, `index`, `query`, `result`, `concurrency`, `calls`, `liveness`,
@@ -50,7 +51,8 @@ pub enum Visible {
 
 /// One way of departing from the reference. Every hook defaults to the reference's behaviour
 /// on the [`Store`]; a deviant overrides the ones it bends. Its `Debug` name is the backend's
-/// name in failure reports and in the pinned matrix (`snapshots/deviant_rule_matrix.snap`).
+/// name in failure reports and in the pinned matrix (`snapshots/deviant_rule_matrix.snap`),
+/// and `Any` lets a test tell one deviant from another.
 #[async_trait]
 pub trait Deviation: std::fmt::Debug + std::any::Any + Send + Sync {
     /// The profile the deviant claims. The default: the reference's, with the two calls only
@@ -59,22 +61,24 @@ pub trait Deviation: std::fmt::Debug + std::any::Any + Send + Sync {
         two_calls(Profile::reference())
     }
 
-    /// When its writes show. The default: at once.
+    /// When its writes show. The default: at once. Writes that show later are made on the
+    /// reference when due, as they were called; no write hook sees them, nor writes that never
+    /// show.
     fn writes_visible(&self) -> Visible {
         Visible::AtOnce
     }
 
-    /// `add_session_to_memory`.
+    /// Its `add_session_to_memory`.
     async fn add_session(&self, store: &Store, session: &Session) -> Done {
         store.add(session).await
     }
 
-    /// `search_memory`.
+    /// Its `search_memory`.
     async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
         store.search(search).await
     }
 
-    /// `search_memory_with`. The default: [`search`](Self::search), cut to the limit.
+    /// Its `search_memory_with`. The default: its [`search`](Self::search), cut to the limit.
     async fn search_with(
         &self,
         store: &Store,
@@ -88,7 +92,7 @@ pub trait Deviation: std::fmt::Debug + std::any::Any + Send + Sync {
         Ok(found)
     }
 
-    /// `add_events_to_memory`.
+    /// Its `add_events_to_memory`.
     async fn add_events(
         &self,
         store: &Store,
@@ -103,7 +107,7 @@ pub trait Deviation: std::fmt::Debug + std::any::Any + Send + Sync {
             .await
     }
 
-    /// `add_memory`.
+    /// Its `add_memory`.
     async fn add_memory(
         &self,
         store: &Store,
@@ -114,7 +118,7 @@ pub trait Deviation: std::fmt::Debug + std::any::Any + Send + Sync {
         store.reference.add_memory(app, user, memories).await
     }
 
-    /// `delete_memory`.
+    /// Its `delete_memory`.
     async fn delete(&self, store: &Store, app: &str, user: &str, id: &str) -> Done {
         store.reference.delete_memory(app, user, id).await
     }
@@ -122,7 +126,7 @@ pub trait Deviation: std::fmt::Debug + std::any::Any + Send + Sync {
 
 /// `profile` with the two calls only: no capability beyond `add_session_to_memory` and
 /// `search_memory`.
-pub fn two_calls(mut profile: Profile) -> Profile {
+fn two_calls(mut profile: Profile) -> Profile {
     profile.capabilities = Capabilities::default();
     profile
 }
@@ -134,6 +138,7 @@ pub struct Deviant {
 }
 
 impl Deviant {
+    /// `deviation` as a backend with an empty store.
     pub fn new(deviation: &'static dyn Deviation) -> Self {
         Self {
             deviation,

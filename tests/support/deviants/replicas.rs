@@ -44,7 +44,7 @@ pub enum ReplicaFault {
 }
 
 impl ReplicaFault {
-    /// The profile the replicas claim: the reference's two calls, on a shared store.
+    /// The profile the replicas claim, as [`OwnStorePerInstance`] does.
     pub fn profile(self) -> Profile {
         shared()
     }

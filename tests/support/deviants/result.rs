@@ -54,7 +54,7 @@ impl Deviation for Deduplicate {
     }
 }
 
-/// Answers the matches newest first. Breaks R6.order.
+/// Answers the matches in the reverse of the reference's order. Breaks R6.order.
 #[derive(Debug)]
 pub struct ReverseOrder;
 

@@ -33,33 +33,23 @@ impl<'a> Search<'a> {
 
 /// The reference a deviant bends, and what the deviant keeps beside it. A fresh one per
 /// instance.
+#[derive(Default)]
 pub struct Store {
     /// The reference.
     pub(super) reference: Arc<InMemoryMemoryService>,
     /// Sessions as the deviant saw them added, kept as each deviant needs.
     pub(super) sessions: Mutex<Vec<Session>>,
-    /// Contents as stored after rewriting -> contents as added, for the rewriting deviants.
+    /// Contents as stored after rewriting -> contents as added, for the deviants that rewrite
+    /// text ([`index`](super::index)).
     pub(super) originals: Mutex<HashMap<String, Content>>,
-    /// A counter that numbers every entry returned, for [`UnstableIds`](super::UnstableIds).
+    /// A counter that numbers every entry returned, for
+    /// [`UnstableIds`](super::calls::UnstableIds).
     pub(super) counter: AtomicU64,
     /// The reference rebuilt from `sessions` after every write, for
-    /// [`LostWrites`](super::LostWrites).
+    /// [`LostWrites`](super::concurrency::LostWrites).
     pub(super) rebuilt: Mutex<Arc<InMemoryMemoryService>>,
     /// Postponed writes, which a background task applies in order, each when due.
     queue: Mutex<Option<UnboundedSender<(Instant, Write)>>>,
-}
-
-impl Default for Store {
-    fn default() -> Self {
-        Self {
-            reference: Arc::new(InMemoryMemoryService::new()),
-            sessions: Mutex::default(),
-            originals: Mutex::default(),
-            counter: AtomicU64::new(0),
-            rebuilt: Mutex::new(Arc::new(InMemoryMemoryService::new())),
-            queue: Mutex::default(),
-        }
-    }
 }
 
 impl Store {
