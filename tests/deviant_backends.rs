@@ -3,34 +3,37 @@
 
 mod support;
 
+use std::any::Any;
 use std::time::Duration;
 
 use memory_conformance::InMemoryMemoryService;
 use memory_conformance::conformance::{Gate, Subject, Verdict};
 use memory_conformance::profile::Profile;
 
-use support::deviants::{Deviant, Deviation, Replica, ReplicaFault, SharedStorage};
+use support::deviants::replicas::{Replica, ReplicaFault, SharedStorage};
+use support::deviants::{
+    Deviant, Deviation, calls, concurrency, index, key, liveness, query, replace, replicas, result,
+    visibility,
+};
 
 /// A fixed seed keeps these tests reproducible; `PROPTEST_RNG_SEED` does not change them.
 const SEED: u64 = 0x5EED;
 
-fn gate(deviation: Deviation) -> Gate {
+fn gate(deviation: &'static dyn Deviation) -> Gate {
     gate_claiming(deviation, deviation.profile())
 }
 
 /// The gate of `deviation`'s deviant, claiming `profile`.
-fn gate_claiming(deviation: Deviation, profile: Profile) -> Gate {
+fn gate_claiming(deviation: &'static dyn Deviation, profile: Profile) -> Gate {
+    // A hanging deviant fails at once; the others have time for the large cases.
+    let hangs = (deviation as &dyn Any).is::<liveness::Hang>();
     let subject = Subject::new(format!("{deviation:?}"), profile, move || async move {
         Deviant::new(deviation)
     });
     Gate::new(subject)
         .seed(SEED)
         .cases(64)
-        // A hanging deviant fails at once; the others have time for the large cases.
-        .op_timeout(Duration::from_millis(match deviation {
-            Deviation::Hang => 200,
-            _ => 5_000,
-        }))
+        .op_timeout(Duration::from_millis(if hangs { 200 } else { 5_000 }))
 }
 
 /// Three replicas with `fault` on one storage a namespace: a shared store that loses writes.
@@ -65,153 +68,153 @@ fn failures(gate: Gate) -> Vec<(&'static str, String)> {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(Deviation, &[&str], &str, &str); 44] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 44] = [
     (
-        Deviation::SlashJoinedKey,
+        &key::SlashJoinedKey,
         &["R1.no-join"],
         "key.no_separator_collision",
         "entries where none belong",
     ),
     (
-        Deviation::CaseInsensitiveUser,
+        &key::CaseInsensitiveUser,
         &["R1.byte-for-byte"],
         "key.isolation",
         "entries where none belong",
     ),
     (
-        Deviation::AppendOnReadd,
+        &replace::AppendOnReadd,
         &["R2.replace"],
         "replace.readd_replaces",
         "entries where none belong",
     ),
     (
-        Deviation::UpsertWritesTextless,
+        &replace::UpsertWritesTextless,
         &["readd = upsert by event id"],
         "replace.readd_as_declared",
         "as the profile computes",
     ),
     (
-        Deviation::IgnoreReaddWithoutText,
+        &replace::IgnoreReaddWithoutText,
         &["R2.replace"],
         "replace.readd_with_nothing",
         "entries where none belong",
     ),
     (
-        Deviation::IndexToolResponses,
+        &index::IndexToolResponses,
         &["R4.text-parts"],
         "index.text_only",
         "<response lookup",
     ),
     (
-        Deviation::IndexState,
+        &index::IndexState,
         &["R2.no-state"],
         "index.text_only",
         "state {",
     ),
     (
-        Deviation::StripQueryPunctuation,
+        &query::StripQueryPunctuation,
         &["R3.punctuation-stays", "R5.dead-tokens"],
         "punctuation.query",
         "expected: nothing (as profile \"reference\" computes)",
     ),
     (
-        Deviation::IndexDigits,
+        &index::IndexDigits,
         &["R4.ascii-letters", "R5.dead-tokens"],
         "query.digits",
         "expected: nothing (as profile \"reference\" computes)",
     ),
     (
-        Deviation::UnicodeWords,
+        &index::UnicodeWords,
         &["R4.ascii-letters"],
         "query.non_ascii",
         "actual:   0 entries []",
     ),
     (
-        Deviation::LimitTen,
+        &result::LimitTen,
         &["R6.every-match"],
         "result.limit",
         "expected: 11 entries",
     ),
     (
-        Deviation::AllWords,
+        &query::AllWords,
         &["R5.any-token"],
         "query.multi_word",
         "actual:   0 entries []",
     ),
     (
-        Deviation::DropAuthor,
+        &result::DropAuthor,
         &["R6.entries"],
         "result.fidelity",
         "by None",
     ),
     (
-        Deviation::TimestampFromSeconds,
+        &result::TimestampFromSeconds,
         &["R6.entries"],
         "result.fidelity",
         "Some(\"+",
     ),
     (
-        Deviation::WhitespaceEventWords,
+        &index::WhitespaceEventWords,
         &["R4.ascii-letters"],
         "punctuation.event",
         "actual:   0 entries []",
     ),
     (
-        Deviation::TornReplace,
+        &concurrency::TornReplace,
         &["R8.atomic-replace"],
         "concurrency.atomic_replace",
         "saw a mix of versions",
     ),
     (
-        Deviation::LostWrites,
+        &concurrency::LostWrites,
         &["R8.adds-land"],
         "concurrency.adds_land",
         "different entries",
     ),
     (
-        Deviation::ErrorOnNonTextPart,
+        &index::ErrorOnNonTextPart,
         &["R4.fix-2"],
         "index.text_only",
         "cannot read a non-text part",
     ),
     (
-        Deviation::Hang,
+        &liveness::Hang,
         &[],
         "key.isolation",
         "did not answer within 200ms",
     ),
     (
-        Deviation::PanicOnSearch,
+        &liveness::PanicOnSearch,
         &[],
         "key.isolation",
         "panicked: index out of bounds",
     ),
     (
-        Deviation::ColonJoinedKey,
+        &key::ColonJoinedKey,
         &["R1.no-join"],
         "key.no_separator_collision",
         "entries where none belong",
     ),
     (
-        Deviation::ConcatenatedKey,
+        &key::ConcatenatedKey,
         &["R1.no-join"],
         "key.no_separator_collision",
         "entries where none belong",
     ),
     (
-        Deviation::CaseInsensitiveSessionId,
+        &key::CaseInsensitiveSessionId,
         &["R1.two-level", "R2.others-untouched"],
         "replace.other_sessions_untouched",
         "different entries",
     ),
     (
-        Deviation::IndexAuthor,
+        &index::IndexAuthor,
         &["R4.text-parts"],
         "index.text_only",
         "different entries",
     ),
     (
-        Deviation::DropRole,
+        &result::DropRole,
         &["R6.entries"],
         "result.fidelity",
         "(role ",
@@ -219,109 +222,109 @@ const CATALOGUE: [(Deviation, &[&str], &str, &str); 44] = [
     // Declares naive timestamps (a departure from R6.entries) and drops the role besides: the
     // declared departure exempts the timestamp only, so the role is still caught.
     (
-        Deviation::NaiveTimestampsDropRole,
+        &result::NaiveTimestampsDropRole,
         &["R6.entries"],
         "result.fidelity",
         "(role ",
     ),
     (
-        Deviation::TruncateBeforeRank,
+        &result::TruncateBeforeRank,
         &[],
         "result.order",
         "not the first 10 matches in the profile's order",
     ),
     (
-        Deviation::CaseSensitiveQuery,
+        &query::CaseSensitiveQuery,
         &["R3.lowercase"],
         "query.case_insensitive",
         "actual:   0 entries []",
     ),
     (
-        Deviation::UnicodeWhitespaceQuery,
+        &query::UnicodeWhitespaceQuery,
         &["R3.ascii-whitespace"],
         "query.multi_word",
         "different entries",
     ),
     (
-        Deviation::LimitHundred,
+        &result::LimitHundred,
         &["R6.every-match"],
         "result.limit",
         "expected: 1",
     ),
     (
-        Deviation::Deduplicate,
+        &result::Deduplicate,
         &["R6.no-dedup"],
         "model.random_ops",
         "different entries",
     ),
     (
-        Deviation::ReverseOrder,
+        &result::ReverseOrder,
         &["R6.order"],
         "result.order",
         "the right entries in the wrong order",
     ),
     (
-        Deviation::ErrorOnUnknownKey,
+        &query::ErrorOnUnknownKey,
         &["R7.unknown-key"],
         "query.unknown_key",
         "no memory for",
     ),
     (
-        Deviation::BlankQueryMatchesAll,
+        &query::BlankQueryMatchesAll,
         &["R7.blank-query"],
         "query.blank",
         "entries where none belong",
     ),
     (
-        Deviation::RejectEmptyUser,
+        &key::RejectEmptyUser,
         &["R7.any-string"],
         "key.isolation",
         "user_id must not be empty",
     ),
     (
-        Deviation::OnlyLatestSession,
+        &replace::OnlyLatestSession,
         &["guide.load-memory"],
         "recall.across_sessions",
         "missing entries",
     ),
     (
-        Deviation::ReturnTextlessEvents,
+        &replace::ReturnTextlessEvents,
         &["R2.kept-events"],
         "index.empty_events",
         "actual:   2 entries",
     ),
     (
-        Deviation::DeltaReplaces,
+        &calls::DeltaReplaces,
         &["R9.delta"],
         "delta.as_declared",
         "as profile \"reference\" computes",
     ),
     (
-        Deviation::MemoriesDropped,
+        &calls::MemoriesDropped,
         &["R9.memories"],
         "memories.searchable",
         "actual:   0 entries []",
     ),
     (
-        Deviation::DeleteForgetsOnReadd,
+        &calls::DeleteForgetsOnReadd,
         &["R9.delete"],
         "forget.never_returned",
         "as profile \"reference\" computes",
     ),
     (
-        Deviation::DeleteUnderEveryKey,
+        &calls::DeleteUnderEveryKey,
         &["R9.delete-scoped"],
         "forget.other_keys_untouched",
         "as profile \"reference\" computes",
     ),
     (
-        Deviation::UnstableIds,
+        &calls::UnstableIds,
         &["R9.entry-ids"],
         "result.entry_ids",
         "in an earlier search",
     ),
     (
-        Deviation::LimitIgnored,
+        &calls::LimitIgnored,
         &["R9.search-limit"],
         "result.limit_option",
         "and the limit is",
@@ -329,7 +332,7 @@ const CATALOGUE: [(Deviation, &[&str], &str, &str); 44] = [
     // The guide's replicas, each with its own in-process store: the first search through
     // another instance than the write's finds nothing.
     (
-        Deviation::OwnStorePerInstance,
+        &replicas::OwnStorePerInstance,
         &["capabilities.shared"],
         "scope.replicas",
         "via instance 1: search",
@@ -406,7 +409,7 @@ fn each_deviant_fails_exactly_its_pinned_rules_with_a_minimal_scenario() {
 /// `result.fidelity` included, and one that also drops the role fails it for the role.
 #[test]
 fn a_declared_departure_exempts_only_the_behaviour_it_names() {
-    let failed = failures(gate(Deviation::NaiveTimestamps));
+    let failed = failures(gate(&result::NaiveTimestamps));
     assert!(
         failed.is_empty(),
         "{}",
@@ -416,7 +419,7 @@ fn a_declared_departure_exempts_only_the_behaviour_it_names() {
             .collect::<Vec<_>>()
             .join("\n\n")
     );
-    let failed = failures(gate(Deviation::NaiveTimestampsDropRole));
+    let failed = failures(gate(&result::NaiveTimestampsDropRole));
     let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids, ["result.fidelity"]);
     assert!(failed[0].1.contains("(role "), "{}", failed[0].1);
@@ -429,9 +432,9 @@ fn a_declared_departure_exempts_only_the_behaviour_it_names() {
 fn delayed_writes_pass_within_their_declared_bound_and_fail_beyond_it() {
     use memory_conformance::conformance::rules;
     use memory_conformance::profile::Visibility;
-    use support::deviants::WRITE_DELAY;
+    use visibility::WRITE_DELAY;
 
-    let report = gate(Deviation::DelayedWrites).cases(6).run();
+    let report = gate(&visibility::DelayedWrites).cases(6).run();
     let (mut measured, mut lags, mut problems) = (Vec::new(), Vec::new(), Vec::new());
     for run in report.runs() {
         match run.verdict() {
@@ -468,10 +471,10 @@ fn delayed_writes_pass_within_their_declared_bound_and_fail_beyond_it() {
     );
     // Writes that take seconds, declared to take 5 ms: late by far more than a busy machine
     // delays the harness, and the failure says when the late searches were sent.
-    let mut profile = Deviation::SlowWrites.profile();
+    let mut profile = visibility::SlowWrites.profile();
     profile.visibility = Visibility::Within { millis: 5 };
     let key_isolation = rules::find("key.isolation").unwrap();
-    let verdict = gate_claiming(Deviation::SlowWrites, profile)
+    let verdict = gate_claiming(&visibility::SlowWrites, profile)
         .cases(6)
         .check(key_isolation);
     let report = verdict
@@ -484,7 +487,9 @@ fn delayed_writes_pass_within_their_declared_bound_and_fail_beyond_it() {
         "{verdict}"
     );
     // A write that never shows fails, whatever the bound.
-    let verdict = gate(Deviation::NeverVisible).cases(4).check(key_isolation);
+    let verdict = gate(&visibility::NeverVisible)
+        .cases(4)
+        .check(key_isolation);
     let report = verdict
         .failure()
         .map(ToString::to_string)

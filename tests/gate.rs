@@ -10,11 +10,11 @@ use memory_conformance::conformance::{Gate, Subject, Verdict};
 use memory_conformance::profile::{Order, Profile, Retrieval};
 use rstest::rstest;
 
-use support::deviants::{Deviant, Deviation};
+use support::deviants::{Deviant, key, liveness, replace};
 
 fn appending() -> Gate {
     let subject = Subject::new("appending", Profile::reference(), || async {
-        Deviant::new(Deviation::AppendOnReadd)
+        Deviant::new(&replace::AppendOnReadd)
     });
     Gate::new(subject).cases(32).seed(7)
 }
@@ -182,7 +182,7 @@ fn declarations_are_validated() {
 #[test]
 fn a_violation_the_profile_implies_is_derived_and_never_declared_twice() {
     let joined = Subject::new("joined", Profile::adk_js(), || async {
-        Deviant::new(Deviation::SlashJoinedKey)
+        Deviant::new(&key::SlashJoinedKey)
     });
     let gate = Gate::new(joined).cases(32).seed(7);
     let known = gate.known_violations();
@@ -252,7 +252,7 @@ fn the_full_report_of_the_reference_is_green_with_its_storage_and_vector_rules_n
 #[test]
 fn a_backend_that_blocks_its_thread_fails_the_rule_instead_of_hanging() {
     let subject = Subject::new("blocking", Profile::reference(), || async {
-        Deviant::new(Deviation::BlockThread)
+        Deviant::new(&liveness::BlockThread)
     });
     let rule = rules::find("query.unknown_key").unwrap();
     let verdict = Gate::new(subject)

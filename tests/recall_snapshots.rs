@@ -9,7 +9,7 @@ use memory_conformance::InMemoryMemoryService;
 use memory_conformance::probe::{Difference, Observation};
 use memory_conformance::profile::Profile;
 
-use support::deviants::{Deviant, Deviation};
+use support::deviants::{Deviant, query};
 
 const SNAPSHOT: &str = "reference_recall";
 
@@ -64,7 +64,7 @@ async fn an_altered_backend_no_longer_matches_the_pinned_recall() {
     );
 
     let profile = Profile::reference();
-    let deviant = Deviant::new(Deviation::StripQueryPunctuation);
+    let deviant = Deviant::new(&query::StripQueryPunctuation);
     let altered = Observation::of("reference", &profile, &deviant).await;
     assert_ne!(
         altered.to_markdown().trim_end(),

@@ -1,0 +1,136 @@
+//! Deviants of the calls beyond the two (R9): deltas, explicit memories, deletion, entry ids and
+//! a search's limit. Each claims the reference's capabilities, as the reference does.
+
+use std::sync::atomic::Ordering;
+
+use memory_conformance::profile::Profile;
+use memory_conformance::{Event, MemoryEntry, MemoryService, SearchOptions, Session, async_trait};
+
+use super::{Answer, Deviation, Done, Search, Store, lock};
+
+/// Stores a delta as the whole session, replacing the events it held. Breaks R9.delta.
+#[derive(Debug)]
+pub struct DeltaReplaces;
+
+#[async_trait]
+impl Deviation for DeltaReplaces {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn add_events(
+        &self,
+        store: &Store,
+        app: &str,
+        user: &str,
+        session_id: Option<&str>,
+        events: &[Event],
+    ) -> Done {
+        let session = Session::new(app, user, session_id.unwrap_or("__unknown_session_id__"))
+            .with_events(events.iter().cloned());
+        store.add(&session).await
+    }
+}
+
+/// `add_memory` answers but stores nothing. Breaks R9.memories.
+#[derive(Debug)]
+pub struct MemoriesDropped;
+
+#[async_trait]
+impl Deviation for MemoriesDropped {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn add_memory(&self, _: &Store, _: &str, _: &str, _: &[MemoryEntry]) -> Done {
+        Ok(())
+    }
+}
+
+/// Deletes by rewriting each session of the key without the memory, so a re-add brings it
+/// back. Breaks R9.delete.
+#[derive(Debug)]
+pub struct DeleteForgetsOnReadd;
+
+#[async_trait]
+impl Deviation for DeleteForgetsOnReadd {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.keep_latest(session);
+        store.add(session).await
+    }
+
+    async fn delete(&self, store: &Store, app: &str, user: &str, id: &str) -> Done {
+        // Nothing remembers the deletion.
+        for mut session in store.sessions_of(app, user) {
+            session.events.retain(|e| e.id != id);
+            store.add(&session).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Deletes the id under every key it holds, not only the caller's. Breaks R9.delete-scoped.
+#[derive(Debug)]
+pub struct DeleteUnderEveryKey;
+
+#[async_trait]
+impl Deviation for DeleteUnderEveryKey {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.keep_latest(session);
+        store.add(session).await
+    }
+
+    async fn delete(&self, store: &Store, _: &str, _: &str, id: &str) -> Done {
+        let keys: Vec<(String, String)> = lock(&store.sessions)
+            .iter()
+            .map(|s| (s.app_name.clone(), s.user_id.clone()))
+            .collect();
+        for (app, user) in keys {
+            store.reference.delete_memory(&app, &user, id).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Answers a fresh id on every entry of every search. Breaks R9.entry-ids.
+#[derive(Debug)]
+pub struct UnstableIds;
+
+#[async_trait]
+impl Deviation for UnstableIds {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        for entry in &mut found.memories {
+            let n = store.counter.fetch_add(1, Ordering::Relaxed);
+            entry.id = Some(format!("m-{n}"));
+        }
+        Ok(found)
+    }
+}
+
+/// Ignores a search's limit. Breaks R9.search-limit.
+#[derive(Debug)]
+pub struct LimitIgnored;
+
+#[async_trait]
+impl Deviation for LimitIgnored {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn search_with(&self, store: &Store, search: Search<'_>, _: &SearchOptions) -> Answer {
+        self.search(store, search).await
+    }
+}

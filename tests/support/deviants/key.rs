@@ -1,0 +1,135 @@
+//! Deviants that key their store otherwise than the reference: by a joined or folded key
+//! (R1), or refusing a key it takes (R7.any-string).
+
+use memory_conformance::{MemoryError, Session, async_trait};
+
+use super::{Answer, Deviation, Done, Search, Store};
+
+/// Keys its store by app name and user id joined with `/` (ADK JS's key): `a/b` + `c` and
+/// `a` + `b/c` share a store. Breaks R1.no-join.
+#[derive(Debug)]
+pub struct SlashJoinedKey;
+
+#[async_trait]
+impl Deviation for SlashJoinedKey {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        add_joined(store, session, "/").await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        search_joined(store, search, "/").await
+    }
+}
+
+/// Keys its store by app name and user id joined with `:`. Breaks R1.no-join.
+#[derive(Debug)]
+pub struct ColonJoinedKey;
+
+#[async_trait]
+impl Deviation for ColonJoinedKey {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        add_joined(store, session, ":").await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        search_joined(store, search, ":").await
+    }
+}
+
+/// Keys its store by app name and user id run together: `ab` + `c` and `a` + `bc` share a
+/// store. Breaks R1.no-join.
+#[derive(Debug)]
+pub struct ConcatenatedKey;
+
+#[async_trait]
+impl Deviation for ConcatenatedKey {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        add_joined(store, session, "").await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        search_joined(store, search, "").await
+    }
+}
+
+/// Stores `session` under one key: its app name and user id joined with `separator`.
+async fn add_joined(store: &Store, session: &Session, separator: &str) -> Done {
+    let mut joined = session.clone();
+    joined.app_name = format!("{}{separator}{}", session.app_name, session.user_id);
+    joined.user_id = String::new();
+    store.add(&joined).await
+}
+
+/// Searches under the key [`add_joined`] stores under.
+async fn search_joined(store: &Store, search: Search<'_>, separator: &str) -> Answer {
+    let app = format!("{}{separator}{}", search.app, search.user);
+    store
+        .search(Search {
+            app: &app,
+            user: "",
+            ..search
+        })
+        .await
+}
+
+/// Lowercases the user id, on writes and searches. Breaks R1.byte-for-byte.
+#[derive(Debug)]
+pub struct CaseInsensitiveUser;
+
+#[async_trait]
+impl Deviation for CaseInsensitiveUser {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let mut folded = session.clone();
+        folded.user_id = session.user_id.to_lowercase();
+        store.add(&folded).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let user = search.user.to_lowercase();
+        store
+            .search(Search {
+                user: &user,
+                ..search
+            })
+            .await
+    }
+}
+
+/// Folds the session id (lowercased, trimmed, `_` read as `-`), so near-miss session ids
+/// replace each other. Breaks R1.two-level and R2.others-untouched.
+#[derive(Debug)]
+pub struct CaseInsensitiveSessionId;
+
+#[async_trait]
+impl Deviation for CaseInsensitiveSessionId {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let mut folded = session.clone();
+        folded.id = session.id.to_lowercase().trim().replace('_', "-");
+        store.add(&folded).await
+    }
+}
+
+/// Answers an error to a write or search with an empty user id. Breaks R7.any-string.
+#[derive(Debug)]
+pub struct RejectEmptyUser;
+
+#[async_trait]
+impl Deviation for RejectEmptyUser {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        if session.user_id.is_empty() {
+            return Err(empty_user());
+        }
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        if search.user.is_empty() {
+            return Err(empty_user());
+        }
+        store.search(search).await
+    }
+}
+
+fn empty_user() -> MemoryError {
+    MemoryError::backend("user_id must not be empty")
+}

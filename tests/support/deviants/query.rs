@@ -1,0 +1,140 @@
+//! Deviants that read a query otherwise than the reference: its case, separators and
+//! punctuation (R3), which tokens match (R5), and the queries that find nothing (R7).
+
+use memory_conformance::tokenize::{can_match, event_words, query_tokens};
+use memory_conformance::{MemoryEntry, MemoryError, SearchMemoryResponse, Session, async_trait};
+
+use super::{Answer, Deviation, Done, Search, Store};
+
+/// Strips punctuation from the query before searching. Breaks R3.punctuation-stays (and
+/// R5.dead-tokens: a token with punctuation matches).
+#[derive(Debug)]
+pub struct StripQueryPunctuation;
+
+#[async_trait]
+impl Deviation for StripQueryPunctuation {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let stripped: String = search
+            .query
+            .chars()
+            .filter(|c| !c.is_ascii_punctuation() && !"’«»…".contains(*c))
+            .collect();
+        store.search(search.with_query(&stripped)).await
+    }
+}
+
+/// Does not lowercase the query: a token with an upper-case letter matches nothing.
+/// Breaks R3.lowercase.
+#[derive(Debug)]
+pub struct CaseSensitiveQuery;
+
+#[async_trait]
+impl Deviation for CaseSensitiveQuery {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        // Tokens with an upper-case letter match nothing: they are never stored so.
+        let cased: Vec<String> = search
+            .query
+            .split(|c: char| c.is_ascii_whitespace())
+            .map(|t| {
+                if t.chars().any(char::is_uppercase) {
+                    format!("{t}\u{0}")
+                } else {
+                    t.to_owned()
+                }
+            })
+            .collect();
+        store.search(search.with_query(&cased.join(" "))).await
+    }
+}
+
+/// Splits the query on any Unicode whitespace, not ASCII whitespace only.
+/// Breaks R3.ascii-whitespace.
+#[derive(Debug)]
+pub struct UnicodeWhitespaceQuery;
+
+#[async_trait]
+impl Deviation for UnicodeWhitespaceQuery {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let split: String = search
+            .query
+            .chars()
+            .map(|c| if c.is_whitespace() { ' ' } else { c })
+            .collect();
+        store.search(search.with_query(&split)).await
+    }
+}
+
+/// Returns only the events that hold every live token of the query. Breaks R5.any-token.
+#[derive(Debug)]
+pub struct AllWords;
+
+#[async_trait]
+impl Deviation for AllWords {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let live = live_tokens(search.query);
+        let mut found = store.search(search).await?;
+        found.memories.retain(|entry| {
+            let words = words(entry);
+            live.iter().all(|t| words.contains(t))
+        });
+        Ok(found)
+    }
+}
+
+/// The tokens of `query` that can match a word, as the reference reads them.
+pub(super) fn live_tokens(query: &str) -> Vec<String> {
+    query_tokens(query)
+        .into_iter()
+        .filter(|t| can_match(t))
+        .collect()
+}
+
+/// The words of `entry`'s text, as the reference reads them.
+pub(super) fn words(entry: &MemoryEntry) -> Vec<String> {
+    entry.content.texts().flat_map(event_words).collect()
+}
+
+/// Answers an error to a search of a key nothing was added under. Breaks R7.unknown-key.
+#[derive(Debug)]
+pub struct ErrorOnUnknownKey;
+
+#[async_trait]
+impl Deviation for ErrorOnUnknownKey {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        if store.sessions_of(search.app, search.user).is_empty() {
+            let (app, user) = (search.app, search.user);
+            return Err(MemoryError::backend(format!("no memory for {app}/{user}")));
+        }
+        store.search(search).await
+    }
+}
+
+/// Answers a blank query with every event of the key (of every version added).
+/// Breaks R7.blank-query.
+#[derive(Debug)]
+pub struct BlankQueryMatchesAll;
+
+#[async_trait]
+impl Deviation for BlankQueryMatchesAll {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        if !search.query.trim().is_empty() {
+            return store.search(search).await;
+        }
+        let memories = store
+            .sessions_of(search.app, search.user)
+            .iter()
+            .flat_map(|s| s.events.iter().filter_map(MemoryEntry::from_event))
+            .collect();
+        Ok(SearchMemoryResponse::new(memories))
+    }
+}

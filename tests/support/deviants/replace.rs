@@ -1,0 +1,161 @@
+//! Deviants that store a re-added session otherwise than as a replacement of what it held, touch
+//! other sessions, or keep events the reference drops (R2, guide.load-memory).
+
+use memory_conformance::profile::{Profile, Readd};
+use memory_conformance::{Event, MemoryEntry, Session, async_trait};
+
+use super::{Answer, Deviation, Done, Search, Store, lock, two_calls};
+
+/// Appends a re-added session's events to the ones it held. Breaks R2.replace.
+#[derive(Debug)]
+pub struct AppendOnReadd;
+
+#[async_trait]
+impl Deviation for AppendOnReadd {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let merged = merge_with_previous(store, session, |previous| {
+            let mut merged = session.clone();
+            if let Some(previous) = previous {
+                merged.events = previous
+                    .events
+                    .iter()
+                    .chain(&session.events)
+                    .cloned()
+                    .collect();
+            }
+            merged
+        });
+        store.add(&merged).await
+    }
+}
+
+/// Claims `readd = upsert-by-event-id` and writes every event by its id, also those without
+/// text, which then erase the text stored under their id. Breaks the declared re-add.
+#[derive(Debug)]
+pub struct UpsertWritesTextless;
+
+#[async_trait]
+impl Deviation for UpsertWritesTextless {
+    fn profile(&self) -> Profile {
+        let mut profile = two_calls(Profile::reference().named("upsert"));
+        profile.readd = Readd::UpsertByEventId;
+        profile
+    }
+
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let merged = merge_with_previous(store, session, |previous| {
+            let mut merged = match previous {
+                Some(previous) => previous.clone(),
+                None => Session::new(
+                    session.app_name.clone(),
+                    session.user_id.clone(),
+                    session.id.clone(),
+                ),
+            };
+            for event in &session.events {
+                match merged.events.iter_mut().find(|old| old.id == event.id) {
+                    Some(old) => *old = event.clone(),
+                    None => merged.events.push(event.clone()),
+                }
+            }
+            merged
+        });
+        store.add(&merged).await
+    }
+}
+
+/// Remembers what `merge` makes of the version of `session` remembered before (if any) in its
+/// place, or as the last added, and returns it.
+fn merge_with_previous(
+    store: &Store,
+    session: &Session,
+    merge: impl FnOnce(Option<&Session>) -> Session,
+) -> Session {
+    let mut sessions = lock(&store.sessions);
+    let previous = sessions
+        .iter()
+        .position(|s| s.key() == session.key() && s.id == session.id);
+    let merged = merge(previous.map(|i| &sessions[i]));
+    match previous {
+        Some(i) => sessions[i] = merged.clone(),
+        None => sessions.push(merged.clone()),
+    }
+    merged
+}
+
+/// Ignores a re-add that holds no text, keeping what the session held. Breaks R2.replace.
+#[derive(Debug)]
+pub struct IgnoreReaddWithoutText;
+
+#[async_trait]
+impl Deviation for IgnoreReaddWithoutText {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let seen = {
+            let mut sessions = lock(&store.sessions);
+            let seen = sessions
+                .iter()
+                .any(|s| s.key() == session.key() && s.id == session.id);
+            sessions.push(session.clone());
+            seen
+        };
+        if seen && !session.events.iter().any(Event::has_text) {
+            return Ok(());
+        }
+        store.add(session).await
+    }
+}
+
+/// Keeps only the latest session of a key, emptying the ones before: a fact from an earlier
+/// session is lost to a later one. Breaks guide.load-memory.
+#[derive(Debug)]
+pub struct OnlyLatestSession;
+
+#[async_trait]
+impl Deviation for OnlyLatestSession {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let older: Vec<Session> = {
+            let mut sessions = lock(&store.sessions);
+            let older = sessions
+                .iter()
+                .filter(|s| s.key() == session.key() && s.id != session.id)
+                .cloned()
+                .collect();
+            sessions.retain(|s| s.key() != session.key());
+            sessions.push(session.clone());
+            older
+        };
+        for old in older {
+            let emptied = Session::new(old.app_name, old.user_id, old.id);
+            store.add(&emptied).await?;
+        }
+        store.add(session).await
+    }
+}
+
+/// Returns the events without a word (of every version added) with every search that finds
+/// something. Breaks R2.kept-events.
+#[derive(Debug)]
+pub struct ReturnTextlessEvents;
+
+#[async_trait]
+impl Deviation for ReturnTextlessEvents {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        if !found.memories.is_empty() {
+            let textless = store
+                .sessions_of(search.app, search.user)
+                .iter()
+                .flat_map(|s| &s.events)
+                .filter(|e| !e.has_text())
+                .filter_map(MemoryEntry::from_event)
+                .collect::<Vec<_>>();
+            found.memories.extend(textless);
+        }
+        Ok(found)
+    }
+}

@@ -1,0 +1,247 @@
+//! Deviants that answer otherwise than the reference: fewer or more entries, another order, or
+//! entries that are not the event as stored (R6), and the ranked profile's cut.
+
+use memory_conformance::profile::{Limit, Order, Profile, Timestamps};
+use memory_conformance::{MemoryEntry, SearchMemoryResponse, Session, Timestamp, async_trait};
+
+use super::query::{live_tokens, words};
+use super::{Answer, Deviation, Done, Search, Store, two_calls};
+
+/// Answers the first ten matches only. Breaks R6.every-match.
+#[derive(Debug)]
+pub struct LimitTen;
+
+#[async_trait]
+impl Deviation for LimitTen {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        first(store, search, 10).await
+    }
+}
+
+/// Answers the first hundred matches only. Breaks R6.every-match.
+#[derive(Debug)]
+pub struct LimitHundred;
+
+#[async_trait]
+impl Deviation for LimitHundred {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        first(store, search, 100).await
+    }
+}
+
+/// The reference's first `n` entries for `search`.
+async fn first(store: &Store, search: Search<'_>, n: usize) -> Answer {
+    let mut found = store.search(search).await?;
+    found.memories.truncate(n);
+    Ok(found)
+}
+
+/// Answers an entry whose content was already answered only once. Breaks R6.no-dedup.
+#[derive(Debug)]
+pub struct Deduplicate;
+
+#[async_trait]
+impl Deviation for Deduplicate {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        let mut seen = Vec::new();
+        found.memories.retain(|e| {
+            let fresh = !seen.contains(&e.content);
+            seen.push(e.content.clone());
+            fresh
+        });
+        Ok(found)
+    }
+}
+
+/// Answers the matches in the reverse of the reference's order. Breaks R6.order.
+#[derive(Debug)]
+pub struct ReverseOrder;
+
+#[async_trait]
+impl Deviation for ReverseOrder {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        found.memories.reverse();
+        Ok(found)
+    }
+}
+
+/// Answers entries without their author. Breaks R6.entries.
+#[derive(Debug)]
+pub struct DropAuthor;
+
+#[async_trait]
+impl Deviation for DropAuthor {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        found.memories.iter_mut().for_each(|e| e.author = None);
+        Ok(found)
+    }
+}
+
+/// Answers entries whose content has no role. Breaks R6.entries.
+#[derive(Debug)]
+pub struct DropRole;
+
+#[async_trait]
+impl Deviation for DropRole {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        Ok(without_role(store.search(search).await?))
+    }
+}
+
+/// `found` with no role on any entry's content.
+fn without_role(mut found: SearchMemoryResponse) -> SearchMemoryResponse {
+    found
+        .memories
+        .iter_mut()
+        .for_each(|e| e.content.role = None);
+    found
+}
+
+/// Formats epoch milliseconds as epoch seconds (ADK Java's released defect). Breaks
+/// R6.entries.
+#[derive(Debug)]
+pub struct TimestampFromSeconds;
+
+#[async_trait]
+impl Deviation for TimestampFromSeconds {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        for entry in &mut found.memories {
+            entry.timestamp = entry.timestamp.as_deref().map(millis_as_seconds);
+        }
+        Ok(found)
+    }
+}
+
+/// `timestamp`'s epoch milliseconds formatted as if they were epoch seconds.
+fn millis_as_seconds(timestamp: &str) -> String {
+    let Ok(at) = timestamp.parse::<Timestamp>() else {
+        return timestamp.to_owned();
+    };
+    let seconds = at.as_millisecond();
+    let (days, rest) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "+{year}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// Not a deviant: writes timestamps as naive isoformat, as its profile declares
+/// (`timestamps = naive-isoformat`).
+#[derive(Debug)]
+pub struct NaiveTimestamps;
+
+#[async_trait]
+impl Deviation for NaiveTimestamps {
+    fn profile(&self) -> Profile {
+        let mut profile = two_calls(Profile::reference().named("naive-timestamps"));
+        profile.timestamps = Timestamps::NaiveIsoformat;
+        profile
+    }
+
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        let sessions = store.sessions_of(search.app, search.user);
+        for entry in &mut found.memories {
+            // The event's own instant, from the latest version that holds the content.
+            let at = sessions
+                .iter()
+                .rev()
+                .flat_map(|s| &s.events)
+                .find(|e| e.content.as_ref() == Some(&entry.content))
+                .map(|e| e.timestamp);
+            if let Some(at) = at {
+                entry.timestamp = Some(naive_isoformat(at));
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// `at` as Python's `datetime.fromtimestamp(t).isoformat()` writes it in UTC: the wall clock,
+/// no offset, microseconds (rounded half to even) only when not zero.
+fn naive_isoformat(at: Timestamp) -> String {
+    let nanos = at.as_nanosecond();
+    let (micros, rest) = (nanos.div_euclid(1_000), nanos.rem_euclid(1_000));
+    let micros = if rest > 500 || (rest == 500 && micros % 2 != 0) {
+        micros + 1
+    } else {
+        micros
+    };
+    let rounded = Timestamp::from_microsecond(micros as i64).unwrap_or(at);
+    let civil = jiff::tz::Offset::UTC.to_datetime(rounded);
+    let whole = civil.strftime("%Y-%m-%dT%H:%M:%S").to_string();
+    match civil.subsec_nanosecond() / 1_000 {
+        0 => whole,
+        fraction => format!("{whole}.{fraction:06}"),
+    }
+}
+
+/// [`NaiveTimestamps`], as declared, that also answers entries whose content has no role: the
+/// declared departure exempts the timestamp only. Breaks R6.entries.
+#[derive(Debug)]
+pub struct NaiveTimestampsDropRole;
+
+#[async_trait]
+impl Deviation for NaiveTimestampsDropRole {
+    fn profile(&self) -> Profile {
+        NaiveTimestamps.profile()
+    }
+
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        NaiveTimestamps.add_session(store, session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        Ok(without_role(NaiveTimestamps.search(store, search).await?))
+    }
+}
+
+/// Claims the ranked profile (ADK Python's: most query words matched first, at most ten), but
+/// cuts the matches to ten before ranking them. Breaks the declared order.
+#[derive(Debug)]
+pub struct TruncateBeforeRank;
+
+#[async_trait]
+impl Deviation for TruncateBeforeRank {
+    fn profile(&self) -> Profile {
+        let mut profile = two_calls(Profile::reference().named("ranked"));
+        profile.order = Order::MatchedTerms;
+        profile.limit = Limit::AtMost(10);
+        profile
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let live = live_tokens(search.query);
+        let mut found = store.search(search).await?;
+        found.memories.truncate(10);
+        let matched = |entry: &MemoryEntry| {
+            let words = words(entry);
+            live.iter().filter(|t| words.contains(t)).count()
+        };
+        found
+            .memories
+            .sort_by_key(|e| std::cmp::Reverse(matched(e)));
+        Ok(found)
+    }
+}
