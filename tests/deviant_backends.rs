@@ -68,7 +68,7 @@ fn failures(gate: Gate) -> Vec<(&'static str, String)> {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 44] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 46] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -218,6 +218,19 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 44] = [
         &["R6.entries"],
         "result.fidelity",
         "(role ",
+    ),
+    // From published services' defects (docs/findings/): one cause, one red rule.
+    (
+        &result::RoleFromAuthor,
+        &["R6.entries"],
+        "result.fidelity",
+        "(role ",
+    ),
+    (
+        &key::JoinedEventIds,
+        &["R1.no-join"],
+        "key.no_separator_collision",
+        "actual:   0 entries []",
     ),
     // Declares naive timestamps (a departure from R6.entries) and drops the role besides: the
     // declared departure exempts the timestamp only, so the role is still caught.

@@ -3,7 +3,7 @@
 
 use memory_conformance::{MemoryError, Session, async_trait};
 
-use super::{Answer, Deviation, Done, Search, Store};
+use super::{Answer, Deviation, Done, Search, Store, lock};
 
 /// Keys its store by app name and user id joined with `/` (ADK JS's key): `a/b` + `c` and
 /// `a` + `b/c` share a store. Breaks R1.no-join.
@@ -70,6 +70,31 @@ async fn search_joined(store: &Store, search: Search<'_>, separator: &str) -> An
             ..search
         })
         .await
+}
+
+/// Skips an event whose app name, user id and event id, joined with `/`, it has seen under
+/// another key, a defect of a published service (adk-inspeximus 0.1.0,
+/// `docs/findings/adk-inspeximus-joined-event-key.md`): the second of `a` + `b/c` and `a/b` +
+/// `c` loses its events. Searches keep the keys apart. Breaks R1.no-join.
+#[derive(Debug)]
+pub struct JoinedEventIds;
+
+#[async_trait]
+impl Deviation for JoinedEventIds {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let joined =
+            |s: &Session, event_id: &str| format!("{}/{}/{event_id}", s.app_name, s.user_id);
+        let seen: Vec<String> = lock(&store.sessions)
+            .iter()
+            .filter(|s| s.key() != session.key())
+            .flat_map(|s| s.events.iter().map(move |e| joined(s, &e.id)))
+            .collect();
+        store.log(session);
+        let mut kept = session.clone();
+        kept.events
+            .retain(|e| !seen.contains(&joined(session, &e.id)));
+        store.add(&kept).await
+    }
 }
 
 /// Lowercases the user id, on writes and searches. Breaks R1.byte-for-byte.

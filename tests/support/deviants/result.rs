@@ -91,6 +91,24 @@ impl Deviation for DropRole {
     }
 }
 
+/// Answers entries whose role is their event's author, a defect of a published service
+/// (adk-memshield 0.1.1, `docs/findings/adk-memshield-role-replaced-by-author.md`). Breaks
+/// R6.entries, and nothing else: every other rule knows an entry by its text.
+#[derive(Debug)]
+pub struct RoleFromAuthor;
+
+#[async_trait]
+impl Deviation for RoleFromAuthor {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        found
+            .memories
+            .iter_mut()
+            .for_each(|e| e.content.role = e.author.clone());
+        Ok(found)
+    }
+}
+
 /// `found` with no role on any entry's content.
 fn without_role(mut found: SearchMemoryResponse) -> SearchMemoryResponse {
     found
