@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod installed;
+
 /// Runs the command with `args`.
 pub fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
