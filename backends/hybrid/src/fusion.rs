@@ -54,18 +54,18 @@ pub(crate) fn bm25(documents: &[&[String]], terms: &[String]) -> Vec<usize> {
     scored.into_iter().map(|(_, i)| i).collect()
 }
 
-/// The indexes of `similarities` (`None` for a document that has no vector) at least
-/// [`COSINE_FLOOR`], by descending similarity, ties in index order, at most [`DENSE_DEPTH`].
-pub(crate) fn nearest(similarities: &[Option<f64>]) -> Vec<usize> {
-    let mut ranked: Vec<(f64, usize)> = similarities
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| Some(((*s)?, i)))
-        .filter(|(s, _)| *s >= COSINE_FLOOR)
-        .collect();
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-    ranked.truncate(DENSE_DEPTH);
-    ranked.into_iter().map(|(_, i)| i).collect()
+/// The indexes of `vectors` at least [`COSINE_FLOOR`] similar to `query`, the nearest first
+/// as [`memory_vector`] ranks them (ties in index order), at most [`DENSE_DEPTH`].
+pub(crate) fn nearest<'v>(
+    query: &[f32],
+    vectors: impl IntoIterator<Item = &'v [f32]>,
+) -> Vec<usize> {
+    memory_vector::nearest_first(query, vectors)
+        .into_iter()
+        .filter(|(_, similarity)| *similarity >= COSINE_FLOOR)
+        .take(DENSE_DEPTH)
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// Reciprocal rank fusion of `rankings` (each a list of indexes, best first): the indexes by
@@ -105,6 +105,12 @@ mod tests {
         let fused = fuse(&[vec![0, 2, 1], vec![3, 2, 1]]);
         assert_eq!(fused[0], 2);
         assert_eq!(fused[1], 1);
-        assert_eq!(nearest(&[Some(0.4), None, Some(0.9), Some(0.1)]), [2, 0]);
+        // Unit vectors 0.4, 0.9 and 0.1 similar to the query: 0.1 is below the floor.
+        let at = |similarity: f32| vec![similarity, (1.0 - similarity * similarity).sqrt()];
+        let vectors = [at(0.4), at(0.9), at(0.1)];
+        assert_eq!(
+            nearest(&[1.0, 0.0], vectors.iter().map(Vec::as_slice)),
+            [1, 0]
+        );
     }
 }
