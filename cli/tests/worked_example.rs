@@ -10,28 +10,26 @@ fn fixture(name: &str) -> String {
     fixtures().join(name).display().to_string()
 }
 
+/// The worked example from the session files `FORMAT.before.json` and `FORMAT.after.json`.
+fn assert_from_session_files(format: &str) {
+    let before = fixture(&format!("{format}.before.json"));
+    let after = fixture(&format!("{format}.after.json"));
+    assert_worked_example(&["--session", &before], &["--session", &after]);
+}
+
 #[test]
 fn from_the_kits_own_json() {
-    let (before, after) = (fixture("kit.before.json"), fixture("kit.after.json"));
-    assert_worked_example(&["--session", &before], &["--session", &after]);
+    assert_from_session_files("kit");
 }
 
 #[test]
 fn from_adk_java_jackson_json() {
-    let (before, after) = (
-        fixture("adk-java.before.json"),
-        fixture("adk-java.after.json"),
-    );
-    assert_worked_example(&["--session", &before], &["--session", &after]);
+    assert_from_session_files("adk-java");
 }
 
 #[test]
 fn from_adk_rust_serde_json() {
-    let (before, after) = (
-        fixture("adk-rust.before.json"),
-        fixture("adk-rust.after.json"),
-    );
-    assert_worked_example(&["--session", &before], &["--session", &after]);
+    assert_from_session_files("adk-rust");
 }
 
 /// Dumps the real packages wrote (`tests/fixtures/real/README.md`), kept in the repository.
