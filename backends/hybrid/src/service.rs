@@ -8,10 +8,11 @@ use memory_conformance::{
     Event, MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, SearchOptions, Session,
     async_trait,
 };
+use memory_segmented_bm25::bm25;
 use memory_sqlite_fts5::WORD_RULE;
 use memory_vector::{EventStore, TOP_K};
 
-use crate::fusion::{bm25, fuse, nearest};
+use crate::fusion::{fuse, nearest};
 
 /// An in-memory store, each event ranked by bm25 and by cosine similarity, the two rankings
 /// fused by reciprocal rank.
