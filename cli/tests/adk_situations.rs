@@ -19,12 +19,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::OnceLock;
 
-use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 
 use support::diagnose_json;
-
-const REQUIRE_ALL: &str = "MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS";
+use support::installed::when_installed;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -587,19 +586,9 @@ fn trials() -> Vec<Trial> {
         "adk_python::readme::walk_through".to_owned(),
         Box::new(the_readmes_walk_through),
     ));
-    let required = std::env::var_os(REQUIRE_ALL).is_some();
     cases
         .into_iter()
-        .map(|(package, name, check)| match package.installed() {
-            Ok(()) => Trial::test(name, check),
-            Err(reason) => Trial::ignorable_test(name, move || {
-                if required {
-                    Err(format!("{REQUIRE_ALL} is set, but {reason}").into())
-                } else {
-                    Ok(Completion::ignored_with(reason.clone()))
-                }
-            }),
-        })
+        .map(|(package, name, check)| when_installed(name, package.installed(), check))
         .collect()
 }
 

@@ -1,17 +1,25 @@
 //! The command line as a person uses it: output, exit codes, and clear one-line errors.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod support;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+use support::{run, text};
+
+/// `diagnose` of `query` under support/u-42 in the session file `file`.
+fn diagnose_support(file: &Path, query: &str) -> Output {
+    run(&[
+        "diagnose",
+        "--session",
+        file.to_str().unwrap(),
+        "--app",
+        "support",
+        "--user",
+        "u-42",
+        "--query",
+        query,
+    ])
 }
 
 fn temp_file(name: &str, contents: &str) -> PathBuf {
@@ -52,17 +60,7 @@ fn explain_names_every_dead_token_and_why() {
 #[test]
 fn diagnose_walks_the_four_checks_from_session_files() {
     let file = temp_file("monday.json", MONDAY);
-    let out = run(&[
-        "diagnose",
-        "--session",
-        file.to_str().unwrap(),
-        "--app",
-        "support",
-        "--user",
-        "u-42",
-        "--query",
-        "coffee?",
-    ]);
+    let out = diagnose_support(&file, "coffee?");
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -99,17 +97,7 @@ fn diagnose_reads_an_array_of_sessions() {
         "week.json",
         &format!("[{MONDAY}, {}]", MONDAY.replace("\"42\"", "\"u-42\"")),
     );
-    let out = run(&[
-        "diagnose",
-        "--session",
-        file.to_str().unwrap(),
-        "--app",
-        "support",
-        "--user",
-        "u-42",
-        "--query",
-        "coffee",
-    ]);
+    let out = diagnose_support(&file, "coffee");
     // The coffee is stored in text under the key; whether it was written to memory, sessions
     // cannot say.
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
@@ -239,17 +227,7 @@ fn diagnose_with_nothing_to_judge_says_so() {
         "listed.json",
         r#"{"sessions": [{"id": "monday", "appName": "support", "userId": "u-42", "state": {}, "events": [], "lastUpdateTime": 1767225601.2}]}"#,
     );
-    let out = run(&[
-        "diagnose",
-        "--session",
-        listed.to_str().unwrap(),
-        "--app",
-        "support",
-        "--user",
-        "u-42",
-        "--query",
-        "coffee",
-    ]);
+    let out = diagnose_support(&listed, "coffee");
     assert_clean_error(
         &out,
         &["nothing to judge: 1 session but none holds an event"],

@@ -11,12 +11,14 @@
 //! Where `bash community/install.sh` has not been run, each test reports itself ignored with
 //! that command as the reason; with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set (CI), it fails.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use libtest_mimic::{Arguments, Failed, Trial};
 
-const REQUIRE_ALL: &str = "MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS";
+use support::installed::when_installed;
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -327,28 +329,6 @@ fn recheck(finding: &Finding, package: &Package) -> Result<(), Failed> {
     }
 }
 
-/// A test that runs only where its package is installed: elsewhere ignored with the install
-/// command as the reason, or failed where every backend is required.
-fn trial(
-    name: String,
-    installed: Result<(), String>,
-    test: impl FnOnce() -> Result<(), Failed> + Send + 'static,
-) -> Trial {
-    match installed {
-        Ok(()) => Trial::test(name, test),
-        Err(reason) => {
-            let required = std::env::var_os(REQUIRE_ALL).is_some();
-            Trial::ignorable_test(name, move || {
-                if required {
-                    Err(format!("{REQUIRE_ALL} is set, but {reason}").into())
-                } else {
-                    Ok(Completion::ignored_with(reason.clone()))
-                }
-            })
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let packages = packages();
     let mut trials = Vec::new();
@@ -361,7 +341,7 @@ fn main() -> ExitCode {
             name: package.name.clone(),
             dir: package.dir.clone(),
         };
-        trials.push(trial(
+        trials.push(when_installed(
             format!("{}::gate", package.name),
             installed,
             move || gate(&package),
@@ -410,7 +390,9 @@ fn main() -> ExitCode {
             name: package.name.clone(),
             dir: package.dir.clone(),
         };
-        trials.push(trial(name, installed, move || recheck(&finding, &package)));
+        trials.push(when_installed(name, installed, move || {
+            recheck(&finding, &package)
+        }));
     }
     libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
 }

@@ -2,8 +2,12 @@
 //! with JUnit output, rule selection, partitions, recall snapshots in a folder, and exit codes
 //! 0 (green), 1 (a test failed) and 2 (bad input, or the backend could not start).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use support::text;
 
 /// The kit's own bridge child: the reference over plain dicts, in Python's standard library.
 fn bridge() -> PathBuf {
@@ -19,10 +23,6 @@ fn gate(args: &[&str]) -> Output {
         .arg(bridge())
         .output()
         .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn scratch(name: &str) -> PathBuf {

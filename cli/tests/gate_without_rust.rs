@@ -8,13 +8,16 @@
 //! Where `bash bridges/install.sh` has not been run, each test reports itself ignored with that
 //! command as the reason; with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set (CI), they fail.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use libtest_mimic::{Arguments, Failed};
+
+use support::installed::when_installed;
 
 const INSTALL: &str = "bash bridges/install.sh";
-const REQUIRE_ALL: &str = "MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS";
 
 fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -270,34 +273,18 @@ fn js_team() -> Result<(), Failed> {
     Ok(())
 }
 
-fn trial(
-    name: &'static str,
-    installed: fn() -> Result<(), String>,
-    test: fn() -> Result<(), Failed>,
-) -> Trial {
-    match installed() {
-        Ok(()) => Trial::test(name, test),
-        Err(reason) => {
-            let required = std::env::var_os(REQUIRE_ALL).is_some();
-            Trial::ignorable_test(name, move || {
-                if required {
-                    Err(format!("{REQUIRE_ALL} is set, but {reason}").into())
-                } else {
-                    Ok(Completion::ignored_with(reason.clone()))
-                }
-            })
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let trials = vec![
-        trial(
+        when_installed(
             "python::the_wheel_gates_adk_python_sqlite",
-            python_installed,
+            python_installed(),
             python_team,
         ),
-        trial("js::the_helper_package_gates_adk_js", js_installed, js_team),
+        when_installed(
+            "js::the_helper_package_gates_adk_js",
+            js_installed(),
+            js_team,
+        ),
     ];
     libtest_mimic::run(&Arguments::from_args(), trials).exit_code()
 }

@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::OnceLock;
 
-use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use libtest_mimic::{Arguments, Failed, Trial};
 
+use support::installed::when_installed;
 use support::{assert_worked_example, diagnose_json};
 
 const INSTALL: &str = "bash bridges/install.sh";
-const REQUIRE_ALL: &str = "MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS";
 
 fn bridges() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../bridges")
@@ -276,21 +276,13 @@ fn trials() -> Vec<Trial> {
             Box::new(malformed("after.json", "$.events[0].content.parts[0].text")),
         ),
     ];
-    let required = std::env::var_os(REQUIRE_ALL).is_some();
     cases
         .drain(..)
-        .map(|(package, name, check)| match (package.installed)() {
-            Ok(()) => Trial::test(name, move || {
+        .map(|(package, name, check)| {
+            when_installed(name, (package.installed)(), move || {
                 let dir = dumped(package)?;
                 check(&dir)
-            }),
-            Err(reason) => Trial::ignorable_test(name, move || {
-                if required {
-                    Err(format!("{REQUIRE_ALL} is set, but {reason}").into())
-                } else {
-                    Ok(Completion::ignored_with(reason.clone()))
-                }
-            }),
+            })
         })
         .collect()
 }

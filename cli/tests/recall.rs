@@ -7,24 +7,17 @@
 //! with the command as the reason; with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set (CI), it
 //! fails.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Output};
+mod support;
 
-use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use std::path::{Path, PathBuf};
+use std::process::{ExitCode, Output};
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use memory_conformance::benchmark::{locomo_missing, locomo_path};
 use memory_conformance_cli::backends::bundled_gate;
 
-const REQUIRE_ALL: &str = "MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS";
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use support::installed::when_installed;
+use support::{run, text};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mc-recall-{name}-{}", std::process::id()));
@@ -70,7 +63,7 @@ fn check_swap_on(
     gained_must: &[&str],
     lost_must: &[&str],
 ) -> Result<String, Failed> {
-    let out = cli(&["compare", before, after, "--dataset", dataset]);
+    let out = run(&["compare", before, after, "--dataset", dataset]);
     let stdout = text(&out.stdout);
     if out.status.code() != Some(0) {
         return Err(format!(
@@ -155,32 +148,12 @@ fn reference_to_sqlite_fts5_on_locomo() -> Result<(), Failed> {
     Ok(())
 }
 
-/// Where LoCoMo is absent, a test that needs it reports itself ignored with where to get it;
-/// with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set (CI), it fails.
-fn needs_locomo(name: &'static str, test: fn() -> Result<(), Failed>) -> Trial {
-    match memory_conformance::benchmark::locomo_missing(
-        &memory_conformance::benchmark::locomo_path(),
-    ) {
-        None => Trial::test(name, test),
-        Some(reason) => {
-            let required = std::env::var_os(REQUIRE_ALL).is_some();
-            Trial::ignorable_test(name, move || {
-                if required {
-                    Err(format!("{REQUIRE_ALL} is set, but {reason}").into())
-                } else {
-                    Ok(Completion::ignored_with(reason.clone()))
-                }
-            })
-        }
-    }
-}
-
 /// A run saved by `benchmark --output` compares like the backend itself: against its own
 /// backend nothing is gained or lost.
 fn a_saved_run_compares_like_the_backend() -> Result<(), Failed> {
     let dir = scratch("saved");
     let saved = dir.join("before.json");
-    let out = cli(&[
+    let out = run(&[
         "benchmark",
         "--backend",
         "sqlite-fts5",
@@ -191,7 +164,7 @@ fn a_saved_run_compares_like_the_backend() -> Result<(), Failed> {
     if out.status.code() != Some(0) || !stdout.contains("| sqlite-fts5 |") {
         return Err(format!("benchmark failed:\n{stdout}{}", text(&out.stderr)).into());
     }
-    let out = cli(&[
+    let out = run(&[
         "compare",
         saved.to_str().unwrap(),
         "sqlite-fts5",
@@ -208,7 +181,7 @@ fn a_saved_run_compares_like_the_backend() -> Result<(), Failed> {
         )
         .into());
     }
-    let out = cli(&[
+    let out = run(&[
         "compare",
         saved.to_str().unwrap(),
         "reference",
@@ -221,7 +194,7 @@ fn a_saved_run_compares_like_the_backend() -> Result<(), Failed> {
         )
         .into());
     }
-    let out = cli(&[
+    let out = run(&[
         "compare",
         dir.join("missing.json").to_str().unwrap(),
         "reference",
@@ -248,7 +221,7 @@ fn a_declared_floor_fails_below_it() -> Result<(), Failed> {
             format!("format = 1\nextends = \"reference\"\nname = \"dicts\"\n[gate]\n{floor}"),
         )
         .unwrap();
-        cli(&[
+        run(&[
             "gate",
             "--profile",
             profile.to_str().unwrap(),
@@ -294,35 +267,21 @@ fn a_declared_floor_fails_below_it() -> Result<(), Failed> {
     Ok(())
 }
 
-fn needs(name: &'static str, backend: &'static str, test: fn() -> Result<(), Failed>) -> Trial {
-    match bundled_gate(backend) {
-        Ok(_) => Trial::test(name, test),
-        Err(reason) => {
-            let required = std::env::var_os(REQUIRE_ALL).is_some();
-            Trial::ignorable_test(name, move || {
-                if required {
-                    Err(format!("{REQUIRE_ALL} is set, but {reason}").into())
-                } else {
-                    Ok(Completion::ignored_with(reason.clone()))
-                }
-            })
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let trials = vec![
         Trial::test(
             "compare::reference_to_sqlite_fts5",
             reference_to_sqlite_fts5,
         ),
-        needs(
+        when_installed(
             "compare::sqlite_fts5_to_minilm",
-            "vector-minilm",
+            bundled_gate("vector-minilm").map(drop),
             sqlite_fts5_to_minilm,
         ),
-        needs_locomo(
+        // Where LoCoMo is absent, the reason says where to get it.
+        when_installed(
             "compare::reference_to_sqlite_fts5_on_locomo",
+            locomo_missing(&locomo_path()).map_or(Ok(()), Err),
             reference_to_sqlite_fts5_on_locomo,
         ),
         Trial::test(

@@ -10,28 +10,26 @@ fn fixture(name: &str) -> String {
     fixtures().join(name).display().to_string()
 }
 
+/// The worked example from the session files `FORMAT.before.json` and `FORMAT.after.json`.
+fn assert_from_session_files(format: &str) {
+    let before = fixture(&format!("{format}.before.json"));
+    let after = fixture(&format!("{format}.after.json"));
+    assert_worked_example(&["--session", &before], &["--session", &after]);
+}
+
 #[test]
 fn from_the_kits_own_json() {
-    let (before, after) = (fixture("kit.before.json"), fixture("kit.after.json"));
-    assert_worked_example(&["--session", &before], &["--session", &after]);
+    assert_from_session_files("kit");
 }
 
 #[test]
 fn from_adk_java_jackson_json() {
-    let (before, after) = (
-        fixture("adk-java.before.json"),
-        fixture("adk-java.after.json"),
-    );
-    assert_worked_example(&["--session", &before], &["--session", &after]);
+    assert_from_session_files("adk-java");
 }
 
 #[test]
 fn from_adk_rust_serde_json() {
-    let (before, after) = (
-        fixture("adk-rust.before.json"),
-        fixture("adk-rust.after.json"),
-    );
-    assert_worked_example(&["--session", &before], &["--session", &after]);
+    assert_from_session_files("adk-rust");
 }
 
 /// Dumps the real packages wrote (`tests/fixtures/real/README.md`), kept in the repository.
@@ -153,19 +151,26 @@ const GUIDE_AFTER: &str = r#"diagnosis of a search under "support"/"u-42" for "W
 verdict: check 4 plus check 3: the fact is stored only where the index does not read (tool data, inline data, session state), and the query token that names it can never match. Have the agent restate the fact in text, and move to a retrieval backend that indexes digits and normalises punctuation.
 "#;
 
+/// `diagnose --log LOG`, which exits 1 (nothing was found): its whole output, and the
+/// diagnosis after the first blank line.
+fn diagnose_log(log: &str) -> (String, String) {
+    let out = run(&["diagnose", "--log", log]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let diagnosis = stdout
+        .split_once("\n\n")
+        .map(|(_, d)| d.to_owned())
+        .unwrap_or_default();
+    (stdout, diagnosis)
+}
+
 /// Steps 1 to 3 from the guide's own log lines: the plugin's `memory.query` shows one dead
 /// token (coffee can match), the decorator's `memory.search` shows 0 hits under support/u-42,
 /// and the `memory.write` line shows Monday's write under support/42: check 2.
 #[test]
 fn steps_1_to_3_from_the_guides_log_lines() {
     let log = fixture("guide.before.log");
-    let out = run(&["diagnose", "--log", &log]);
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = text(&out.stdout);
-    let diagnosis = stdout
-        .split_once("\n\n")
-        .map(|(_, d)| d)
-        .unwrap_or_default();
+    let (stdout, diagnosis) = diagnose_log(&log);
     assert_eq!(diagnosis, GUIDE_BEFORE, "{stdout}");
     assert!(stdout.starts_with(&format!(
         "read {log}: the debugging guide's decorator, 3 memory records"
@@ -177,13 +182,7 @@ fn steps_1_to_3_from_the_guides_log_lines() {
 #[test]
 fn step_4_from_the_guides_log_lines() {
     let log = fixture("guide.after.log");
-    let out = run(&["diagnose", "--log", &log]);
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = text(&out.stdout);
-    let diagnosis = stdout
-        .split_once("\n\n")
-        .map(|(_, d)| d)
-        .unwrap_or_default();
+    let (stdout, diagnosis) = diagnose_log(&log);
     assert_eq!(diagnosis, GUIDE_AFTER, "{stdout}");
 
     let (code, out) = diagnose_json(&[

@@ -54,15 +54,127 @@ pub(crate) trait Dimension: Clone + Sized + 'static {
     fn text(&self) -> String;
 }
 
-/// [`Dimension::of`] and [`Dimension::set`] of the dimension that is the profile's `$field`.
-macro_rules! field {
-    ($($field:ident).+) => {
-        fn of(profile: &Profile) -> Self {
-            profile.$($field).+.clone()
+/// A [`ValueEntry`] from its fields, `implies` empty unless given.
+macro_rules! value_entry {
+    (
+        value: $value:literal,
+        says: $says:literal,
+        rules: [$($rule:literal),* $(,)?],
+        inputs: [$($input:literal),* $(,)?]
+        $(, implies: [$(($implied:literal, $why:literal $(,)?)),* $(,)?])?
+    ) => {
+        ValueEntry {
+            value: $value,
+            says: $says,
+            rules: &[$($rule),*],
+            inputs: &[$($input),*],
+            implies: &[$($(($implied, $why)),*)?],
         }
+    };
+}
 
-        fn set(self, profile: &mut Profile) {
-            profile.$($field).+ = self;
+/// The entry a row of [`dimension!`] gives its value: `None` for a row with a text only.
+macro_rules! entry_of {
+    ({ text: $text:expr $(,)? }) => {
+        None
+    };
+    ({
+        value: $value:literal,
+        says: $says:literal,
+        rules: $rules:tt,
+        inputs: $inputs:tt,
+        $(implies: $implies:tt,)?
+        $(text: $text:expr $(,)?)?
+    }) => {
+        Some(&value_entry!(
+            value: $value,
+            says: $says,
+            rules: $rules,
+            inputs: $inputs
+            $(, implies: $implies)?
+        ))
+    };
+}
+
+/// The text a row of [`dimension!`] gives its value in the profile table: its `text`, or else
+/// the value's name.
+macro_rules! text_of {
+    ({ $(value: $value:literal, says: $says:literal, rules: $rules:tt, inputs: $inputs:tt, $(implies: $implies:tt,)?)? text: $text:expr $(,)? }) => {
+        $text
+    };
+    ({ value: $value:literal, says: $says:literal, rules: $rules:tt, inputs: $inputs:tt $(, implies: $implies:tt)? $(,)? }) => {
+        $value
+    };
+}
+
+/// `impl Dimension for $type`: the dimension's key, label, deciding rules, profile field and
+/// values (most specific first), then one row per kind of value, in match order: the pattern,
+/// its entry (`value`, `says`, `rules`, `inputs`, `implies` where it implies violations; none
+/// where it claims nothing) and its `text` in the profile table (the value's name when
+/// omitted), which may use the pattern's bindings.
+macro_rules! dimension {
+    (
+        $type:ty {
+            key: $key:literal,
+            label: $label:literal,
+            decided_by: $decided_by:expr,
+            field: $($field:ident).+,
+            values: [$($value:expr),+ $(,)?] $(,)?
+        }
+        $($pattern:pat => $row:tt)+
+    ) => {
+        impl Dimension for $type {
+            const KEY: &'static str = $key;
+            const LABEL: &'static str = $label;
+            const DECIDED_BY: &'static [&'static str] = $decided_by;
+
+            fn values() -> Vec<Self> {
+                vec![$($value),+]
+            }
+
+            fn of(profile: &Profile) -> Self {
+                profile.$($field).+.clone()
+            }
+
+            fn set(self, profile: &mut Profile) {
+                profile.$($field).+ = self;
+            }
+
+            #[allow(unused_variables)]
+            fn entry(&self) -> Option<&'static ValueEntry> {
+                match self {
+                    $($pattern => entry_of!($row),)+
+                }
+            }
+
+            fn text(&self) -> String {
+                match self {
+                    $($pattern => text_of!($row).into(),)+
+                }
+            }
+        }
+    };
+}
+
+/// A [`Capability`]: the field of [`Capabilities`] it is (its key is `capabilities.FIELD`),
+/// its label, the rules that decide it and what a backend claiming it does.
+macro_rules! capability {
+    (
+        $field:ident {
+            label: $label:literal,
+            decided_by: [$($decided_by:literal),+ $(,)?],
+            says: $says:literal,
+            rules: $rules:tt,
+            inputs: $inputs:tt $(,)?
+        }
+    ) => {
+        Capability {
+            key: concat!("capabilities.", stringify!($field)),
+            label: $label,
+            decided_by: &[$($decided_by),+],
+            claimed: |c| c.$field,
+            claim: |c| c.$field = true,
+            entry: value_entry!(value: "", says: $says, rules: $rules, inputs: $inputs),
         }
     };
 }
@@ -182,334 +294,225 @@ pub(crate) struct Capability {
 
 /// The capabilities that are claimed or not, in the profile table's order.
 pub(crate) const CAPABILITIES: [Capability; 6] = [
-    Capability {
-        key: "capabilities.durable",
+    capability!(durable {
         label: "durable",
-        decided_by: &["durability.reopen"],
-        claimed: |c| c.durable,
-        claim: |c| c.durable = true,
-        entry: ValueEntry {
-            value: "",
-            says: "memories survive a reopen of the storage",
-            rules: &["durability.reopen"],
-            inputs: &["reopen", "re-adds"],
-            implies: &[],
-        },
-    },
-    Capability {
-        key: "capabilities.shared",
+        decided_by: ["durability.reopen"],
+        says: "memories survive a reopen of the storage",
+        rules: ["durability.reopen"],
+        inputs: ["reopen", "re-adds"],
+    }),
+    capability!(shared {
         label: "shared store",
-        decided_by: &["scope.shared", "scope.replicas"],
-        claimed: |c| c.shared,
-        claim: |c| c.shared = true,
-        entry: ValueEntry {
-            value: "",
-            says: "instances on one storage see each other's writes, also three behind a round-robin load balancer under concurrent writes",
-            rules: &["scope.shared", "scope.replicas"],
-            inputs: &["second instance", "replicas"],
-            implies: &[],
-        },
-    },
-    Capability {
-        key: "capabilities.explicit_memories",
+        decided_by: ["scope.shared", "scope.replicas"],
+        says: "instances on one storage see each other's writes, also three behind a round-robin load balancer under concurrent writes",
+        rules: ["scope.shared", "scope.replicas"],
+        inputs: ["second instance", "replicas"],
+    }),
+    capability!(explicit_memories {
         label: "explicit memories",
-        decided_by: &["memories.searchable"],
-        claimed: |c| c.explicit_memories,
-        claim: |c| c.explicit_memories = true,
-        entry: ValueEntry {
-            value: "",
-            says: "add_memory stores searchable memories",
-            rules: &["memories.searchable", "model.random_ops"],
-            inputs: &["explicit memories"],
-            implies: &[],
-        },
-    },
-    Capability {
-        key: "capabilities.entry_ids",
+        decided_by: ["memories.searchable"],
+        says: "add_memory stores searchable memories",
+        rules: ["memories.searchable", "model.random_ops"],
+        inputs: ["explicit memories"],
+    }),
+    capability!(entry_ids {
         label: "entry ids",
-        decided_by: &["result.entry_ids"],
-        claimed: |c| c.entry_ids,
-        claim: |c| c.entry_ids = true,
-        entry: ValueEntry {
-            value: "",
-            says: "entries carry stable, distinct ids",
-            rules: &["result.entry_ids"],
-            inputs: &["many matches"],
-            implies: &[],
-        },
-    },
-    Capability {
-        key: "capabilities.delete",
+        decided_by: ["result.entry_ids"],
+        says: "entries carry stable, distinct ids",
+        rules: ["result.entry_ids"],
+        inputs: ["many matches"],
+    }),
+    capability!(delete {
         label: "delete by id",
-        decided_by: &["forget.never_returned"],
-        claimed: |c| c.delete,
-        claim: |c| c.delete = true,
-        entry: ValueEntry {
-            value: "",
-            says: "delete_memory forgets a memory by its id, for good and under its key only",
-            rules: &["forget.never_returned", "forget.other_keys_untouched"],
-            inputs: &["deletions"],
-            implies: &[],
-        },
-    },
-    Capability {
-        key: "capabilities.search_limit",
+        decided_by: ["forget.never_returned"],
+        says: "delete_memory forgets a memory by its id, for good and under its key only",
+        rules: ["forget.never_returned", "forget.other_keys_untouched"],
+        inputs: ["deletions"],
+    }),
+    capability!(search_limit {
         label: "search limit",
-        decided_by: &["result.limit_option"],
-        claimed: |c| c.search_limit,
-        claim: |c| c.search_limit = true,
-        entry: ValueEntry {
-            value: "",
-            says: "a search takes a result limit",
-            rules: &["result.limit_option"],
-            inputs: &["limited searches"],
-            implies: &[],
-        },
-    },
+        decided_by: ["result.limit_option"],
+        says: "a search takes a result limit",
+        rules: ["result.limit_option"],
+        inputs: ["limited searches"],
+    }),
 ];
 
 fn yes_no(value: bool) -> &'static str {
     if value { "yes" } else { "no" }
 }
 
-impl Dimension for Retrieval {
-    const KEY: &'static str = "retrieval";
-    const LABEL: &'static str = "retrieval";
-    /// `infer` does not decide it: a backend is inferred as lexical.
-    const DECIDED_BY: &'static [&'static str] = &[];
-
-    fn values() -> Vec<Self> {
-        vec![
+dimension! {
+    Retrieval {
+        key: "retrieval",
+        label: "retrieval",
+        // `infer` does not decide it: a backend is inferred as lexical.
+        decided_by: &[],
+        field: retrieval,
+        values: [
             Retrieval::Lexical,
             Retrieval::Vector(VectorSearch::exact("hashed-256")),
             Retrieval::Vector(VectorSearch::approximate("hashed-256", 90)),
             Retrieval::Semantic,
-        ]
+        ],
     }
-
-    field!(retrieval);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            Retrieval::Lexical => &ValueEntry {
-                value: "lexical",
-                says: "every search has an expected answer: the oracle's",
-                rules: &["model.random_ops", "index.text_only", "query.multi_word"],
-                inputs: &["random operations"],
-                implies: &[],
-            },
-            Retrieval::Vector(vector) => match vector.index {
-                VectorIndex::Exact => &ValueEntry {
-                    value: "vector, exact index",
-                    says: "the stored events nearest to the query by cosine similarity under the declared embedder, nearest first, exactly the limit's worth",
-                    rules: &[
-                        "vector.nearest_first",
-                        "model.random_ops",
-                        "key.isolation",
-                        "replace.readd_replaces",
-                    ],
-                    inputs: &[
-                        "vector texts",
-                        "random operations",
-                        "near-miss keys",
-                        "re-adds",
-                    ],
-                    implies: &[],
-                },
-                VectorIndex::Approximate { .. } => &ValueEntry {
-                    value: "vector, approximate index",
-                    says: "nearest first and only stored candidates, at least the declared share of the nearest",
-                    rules: &["vector.nearest_first", "model.random_ops"],
-                    inputs: &["vector texts", "random operations"],
-                    implies: &[],
-                },
-            },
-            Retrieval::Semantic => &ValueEntry {
-                value: "semantic",
-                says: "held to the contract: nothing from another key or an old version, nothing twice",
-                rules: &["key.isolation", "replace.readd_replaces", "result.fidelity"],
-                inputs: &["near-miss keys", "re-adds"],
-                implies: &[],
-            },
-        })
+    Retrieval::Lexical => {
+        value: "lexical",
+        says: "every search has an expected answer: the oracle's",
+        rules: ["model.random_ops", "index.text_only", "query.multi_word"],
+        inputs: ["random operations"],
     }
-
-    fn text(&self) -> String {
-        match self {
-            Retrieval::Lexical => "lexical".into(),
-            Retrieval::Vector(vector) => match vector.index {
-                VectorIndex::Exact => {
-                    format!("vector, {} embeddings, exact nearest", vector.embedder)
-                }
-                VectorIndex::Approximate { min_recall_percent } => format!(
-                    "vector, {} embeddings, approximate (at least {min_recall_percent}% of the nearest)",
-                    vector.embedder
-                ),
-            },
-            Retrieval::Semantic => "semantic (contract rules only)".into(),
-        }
+    Retrieval::Vector(VectorSearch { embedder, index: VectorIndex::Exact, .. }) => {
+        value: "vector, exact index",
+        says: "the stored events nearest to the query by cosine similarity under the declared embedder, nearest first, exactly the limit's worth",
+        rules: ["vector.nearest_first", "model.random_ops", "key.isolation", "replace.readd_replaces"],
+        inputs: ["vector texts", "random operations", "near-miss keys", "re-adds"],
+        text: format!("vector, {embedder} embeddings, exact nearest"),
+    }
+    Retrieval::Vector(VectorSearch {
+        embedder,
+        index: VectorIndex::Approximate { min_recall_percent },
+        ..
+    }) => {
+        value: "vector, approximate index",
+        says: "nearest first and only stored candidates, at least the declared share of the nearest",
+        rules: ["vector.nearest_first", "model.random_ops"],
+        inputs: ["vector texts", "random operations"],
+        text: format!(
+            "vector, {embedder} embeddings, approximate (at least {min_recall_percent}% of the nearest)"
+        ),
+    }
+    Retrieval::Semantic => {
+        value: "semantic",
+        says: "held to the contract: nothing from another key or an old version, nothing twice",
+        rules: ["key.isolation", "replace.readd_replaces", "result.fidelity"],
+        inputs: ["near-miss keys", "re-adds"],
+        text: "semantic (contract rules only)",
     }
 }
 
-impl Dimension for KeyScheme {
-    const KEY: &'static str = "key";
-    const LABEL: &'static str = "key";
-    const DECIDED_BY: &'static [&'static str] = &["key.no_separator_collision", "key.isolation"];
-
-    fn values() -> Vec<Self> {
-        vec![KeyScheme::Structured, KeyScheme::JoinedWithSlash]
+dimension! {
+    KeyScheme {
+        key: "key",
+        label: "key",
+        decided_by: &["key.no_separator_collision", "key.isolation"],
+        field: key,
+        values: [KeyScheme::Structured, KeyScheme::JoinedWithSlash],
     }
-
-    field!(key);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            KeyScheme::Structured => &ValueEntry {
-                value: "structured",
-                says: "no two pairs share a store",
-                rules: &["key.no_separator_collision", "key.isolation"],
-                inputs: &["joined keys"],
-                implies: &[],
-            },
-            KeyScheme::JoinedWithSlash => &ValueEntry {
-                value: "joined with \"/\"",
-                says: "pairs that join to one `app/user` string share a store (an implied violation)",
-                rules: &["key.no_separator_collision", "model.random_ops"],
-                inputs: &["joined keys", "random operations"],
-                implies: &[(
-                    "key.no_separator_collision",
-                    "(\"a/b\", \"c\") and (\"a\", \"b/c\") join to one string and share one store",
-                )],
-            },
-        })
+    KeyScheme::Structured => {
+        value: "structured",
+        says: "no two pairs share a store",
+        rules: ["key.no_separator_collision", "key.isolation"],
+        inputs: ["joined keys"],
+        text: "(app, user) kept apart, exact",
     }
-
-    fn text(&self) -> String {
-        match self {
-            KeyScheme::Structured => "(app, user) kept apart, exact",
-            KeyScheme::JoinedWithSlash => "string app/user: (a/b, c) collides with (a, b/c)",
-        }
-        .into()
+    KeyScheme::JoinedWithSlash => {
+        value: "joined with \"/\"",
+        says: "pairs that join to one `app/user` string share a store (an implied violation)",
+        rules: ["key.no_separator_collision", "model.random_ops"],
+        inputs: ["joined keys", "random operations"],
+        implies: [(
+            "key.no_separator_collision",
+            "(\"a/b\", \"c\") and (\"a\", \"b/c\") join to one string and share one store",
+        )],
+        text: "string app/user: (a/b, c) collides with (a, b/c)",
     }
 }
 
-impl Dimension for Readd {
-    const KEY: &'static str = "readd";
-    const LABEL: &'static str = "re-add";
-    const DECIDED_BY: &'static [&'static str] = &[
-        "replace.readd_replaces",
-        "replace.readd_with_nothing",
-        "replace.readd_as_declared",
-    ];
-
-    fn values() -> Vec<Self> {
-        vec![
+dimension! {
+    Readd {
+        key: "readd",
+        label: "re-add",
+        decided_by: &[
+            "replace.readd_replaces",
+            "replace.readd_with_nothing",
+            "replace.readd_as_declared",
+        ],
+        field: readd,
+        values: [
             Readd::Replace,
             Readd::ReplaceUnlessNoText,
             Readd::UpsertByEventId,
             Readd::Append,
-        ]
+        ],
     }
-
-    field!(readd);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            Readd::Replace => &ValueEntry {
-                value: "replace",
-                says: "a re-add replaces, also with nothing",
-                rules: &[
-                    "replace.readd_replaces",
-                    "replace.readd_with_nothing",
-                    "replace.readd_as_declared",
-                ],
-                inputs: &["re-adds", "re-adds by event id"],
-                implies: &[],
-            },
-            Readd::Append => &ValueEntry {
-                value: "append",
-                says: "a re-add appends (implied violations of the replace rules)",
-                rules: &[
-                    "model.random_ops",
-                    "durability.reopen",
-                    "replace.readd_replaces",
-                    "replace.readd_as_declared",
-                ],
-                inputs: &["re-adds", "random operations", "re-adds by event id"],
-                implies: &[
-                    (
-                        "replace.readd_replaces",
-                        "a re-add appends to what the session held, so old words still match and entries come back twice",
-                    ),
-                    (
-                        "replace.readd_with_nothing",
-                        "a re-add with no text appends nothing, so the old text stays",
-                    ),
-                ],
-            },
-            Readd::ReplaceUnlessNoText => &ValueEntry {
-                value: "replace unless no text",
-                says: "a re-add without a word is ignored (an implied violation)",
-                rules: &[
-                    "model.random_ops",
-                    "replace.readd_with_nothing",
-                    "replace.readd_as_declared",
-                ],
-                inputs: &["re-adds", "textless events", "re-adds by event id"],
-                implies: &[(
-                    "replace.readd_with_nothing",
-                    "a re-add none of whose events has a word is ignored, so the old text stays",
-                )],
-            },
-            Readd::UpsertByEventId => &ValueEntry {
-                value: "upsert by event id",
-                says: "each event with text is written over the stored event with its id; events without text are skipped and missing ones stay (implied violations of the replace rules)",
-                rules: &[
-                    "replace.readd_as_declared",
-                    "model.random_ops",
-                    "replace.readd_replaces",
-                    "replace.readd_with_nothing",
-                ],
-                inputs: &["re-adds by event id", "re-adds", "random operations"],
-                implies: &[
-                    (
-                        "replace.readd_replaces",
-                        "a re-add writes each event by its id, so an event the new version no longer has, or has under another id, still matches",
-                    ),
-                    (
-                        "replace.readd_with_nothing",
-                        "events without text are skipped, so the old text stays",
-                    ),
-                ],
-            },
-        })
+    Readd::Replace => {
+        value: "replace",
+        says: "a re-add replaces, also with nothing",
+        rules: ["replace.readd_replaces", "replace.readd_with_nothing", "replace.readd_as_declared"],
+        inputs: ["re-adds", "re-adds by event id"],
     }
-
-    fn text(&self) -> String {
-        match self {
-            Readd::Replace => "replace",
-            Readd::Append => "append (duplicates)",
-            Readd::ReplaceUnlessNoText => "replace, but a re-add with no words is ignored",
-            Readd::UpsertByEventId => "upsert by event id (events without text skipped)",
-        }
-        .into()
+    Readd::Append => {
+        value: "append",
+        says: "a re-add appends (implied violations of the replace rules)",
+        rules: [
+            "model.random_ops",
+            "durability.reopen",
+            "replace.readd_replaces",
+            "replace.readd_as_declared",
+        ],
+        inputs: ["re-adds", "random operations", "re-adds by event id"],
+        implies: [
+            (
+                "replace.readd_replaces",
+                "a re-add appends to what the session held, so old words still match and entries come back twice",
+            ),
+            (
+                "replace.readd_with_nothing",
+                "a re-add with no text appends nothing, so the old text stays",
+            ),
+        ],
+        text: "append (duplicates)",
+    }
+    Readd::ReplaceUnlessNoText => {
+        value: "replace unless no text",
+        says: "a re-add without a word is ignored (an implied violation)",
+        rules: ["model.random_ops", "replace.readd_with_nothing", "replace.readd_as_declared"],
+        inputs: ["re-adds", "textless events", "re-adds by event id"],
+        implies: [(
+            "replace.readd_with_nothing",
+            "a re-add none of whose events has a word is ignored, so the old text stays",
+        )],
+        text: "replace, but a re-add with no words is ignored",
+    }
+    Readd::UpsertByEventId => {
+        value: "upsert by event id",
+        says: "each event with text is written over the stored event with its id; events without text are skipped and missing ones stay (implied violations of the replace rules)",
+        rules: [
+            "replace.readd_as_declared",
+            "model.random_ops",
+            "replace.readd_replaces",
+            "replace.readd_with_nothing",
+        ],
+        inputs: ["re-adds by event id", "re-adds", "random operations"],
+        implies: [
+            (
+                "replace.readd_replaces",
+                "a re-add writes each event by its id, so an event the new version no longer has, or has under another id, still matches",
+            ),
+            (
+                "replace.readd_with_nothing",
+                "events without text are skipped, so the old text stays",
+            ),
+        ],
+        text: "upsert by event id (events without text skipped)",
     }
 }
 
-impl Dimension for WordRule {
-    const KEY: &'static str = "event_words";
-    const LABEL: &'static str = "event words";
-    /// Decided together with the query terms.
-    const DECIDED_BY: &'static [&'static str] = &[
-        "punctuation.query",
-        "punctuation.event",
-        "query.digits",
-        "query.non_ascii",
-        "query.case_insensitive",
-    ];
-
-    fn values() -> Vec<Self> {
-        vec![
+dimension! {
+    WordRule {
+        key: "event_words",
+        label: "event words",
+        // Decided together with the query terms.
+        decided_by: &[
+            "punctuation.query",
+            "punctuation.event",
+            "query.digits",
+            "query.non_ascii",
+            "query.case_insensitive",
+        ],
+        field: event_words,
+        values: [
             WordRule::AsciiLetters,
             WordRule::UnicodeWords { script_runs: false },
             WordRule::Whitespace {
@@ -526,216 +529,126 @@ impl Dimension for WordRule {
                 script_runs: true,
             },
             WordRule::Custom(CustomWords::new("words", |_| Vec::new())),
-        ]
+        ],
     }
-
-    field!(event_words);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            WordRule::AsciiLetters => &ValueEntry {
-                value: "ASCII letters",
-                says: "runs of [A-Za-z]",
-                rules: &["punctuation.event", "query.non_ascii", "model.random_ops"],
-                inputs: &["punctuation", "non-ASCII words"],
-                implies: &[],
-            },
-            WordRule::UnicodeSegmentation => &ValueEntry {
-                value: "Unicode segmentation",
-                says: "NFC, then UAX #29 words, lowercased",
-                rules: &[
-                    "query.non_ascii",
-                    "punctuation.event",
-                    "query.digits",
-                    "model.random_ops",
-                ],
-                inputs: &["non-ASCII words", "punctuation", "digits"],
-                implies: &[],
-            },
-            WordRule::UnicodeWords { .. } => &ValueEntry {
-                value: "Unicode words",
-                says: "NFC runs of letters, digits and `_`, with or without script runs",
-                rules: &["query.non_ascii", "query.digits", "model.random_ops"],
-                inputs: &["non-ASCII words", "digits", "punctuation"],
-                implies: &[],
-            },
-            WordRule::Whitespace { .. } => &ValueEntry {
-                value: "whitespace",
-                says: "split on separators, punctuation kept, with or without CJK grams",
-                rules: &["punctuation.event", "query.non_ascii", "model.random_ops"],
-                inputs: &["punctuation", "separators", "non-ASCII words"],
-                implies: &[],
-            },
-            WordRule::FullText {
-                script_runs: true, ..
-            } => &ValueEntry {
-                value: "full text, script runs first",
-                says: "NFC, each non-ASCII word cut into Latin and non-Latin runs, then FTS5 unicode61 words",
-                rules: &[
-                    "query.non_ascii",
-                    "query.case_insensitive",
-                    "punctuation.event",
-                    "model.random_ops",
-                ],
-                inputs: &["non-ASCII words", "cased words", "punctuation"],
-                implies: &[],
-            },
-            WordRule::FullText { .. } => &ValueEntry {
-                value: "full text",
-                says: "FTS5 unicode61 words, diacritics removed as declared",
-                rules: &[
-                    "query.non_ascii",
-                    "query.case_insensitive",
-                    "model.random_ops",
-                ],
-                inputs: &["non-ASCII words", "cased words", "digits"],
-                implies: &[],
-            },
-            WordRule::Custom(_) => &ValueEntry {
-                value: "the backend's own function",
-                says: "a Rust backend's own word function, its author's claim: every text and query is checked against it",
-                rules: &[
-                    "query.non_ascii",
-                    "query.case_insensitive",
-                    "punctuation.event",
-                    "punctuation.query",
-                    "model.random_ops",
-                ],
-                inputs: &[
-                    "non-ASCII words",
-                    "cased words",
-                    "punctuation",
-                    "random operations",
-                ],
-                implies: &[],
-            },
-        })
+    WordRule::AsciiLetters => {
+        value: "ASCII letters",
+        says: "runs of [A-Za-z]",
+        rules: ["punctuation.event", "query.non_ascii", "model.random_ops"],
+        inputs: ["punctuation", "non-ASCII words"],
+        text: "[A-Za-z]+, lowercased",
     }
-
-    fn text(&self) -> String {
-        match *self {
-            WordRule::AsciiLetters => "[A-Za-z]+, lowercased".into(),
-            WordRule::UnicodeSegmentation => {
-                "NFC, Unicode word segmentation (UAX #29) words, lowercased".into()
-            }
-            WordRule::UnicodeWords { script_runs: false } => "NFC, Unicode \\w+, lowercased".into(),
-            WordRule::UnicodeWords { script_runs: true } => {
-                "NFC, Unicode \\w+, lowercased; mixed-script words also split by script".into()
-            }
-            WordRule::Whitespace {
-                separators: s,
-                cjk_ngrams,
-            } => format!(
-                "split on {}, punctuation kept, lowercased{}",
-                separators(s),
-                if cjk_ngrams {
-                    "; CJK 1- and 2-grams"
-                } else {
-                    ""
-                }
-            ),
-            WordRule::FullText {
-                remove_diacritics,
-                script_runs,
-            } => format!(
-                "{}letters and digits, case and Latin diacritics folded (FTS5 remove_diacritics {}), \
-                 punctuation separates",
-                if script_runs {
-                    "NFC, words cut into Latin and non-Latin runs, then "
-                } else {
-                    ""
-                },
-                remove_diacritics.fts5_option()
-            ),
-            WordRule::Custom(custom) => {
-                format!("the backend's own word function `{}`", custom.name())
-            }
-        }
+    WordRule::UnicodeSegmentation => {
+        value: "Unicode segmentation",
+        says: "NFC, then UAX #29 words, lowercased",
+        rules: ["query.non_ascii", "punctuation.event", "query.digits", "model.random_ops"],
+        inputs: ["non-ASCII words", "punctuation", "digits"],
+        text: "NFC, Unicode word segmentation (UAX #29) words, lowercased",
+    }
+    WordRule::UnicodeWords { script_runs } => {
+        value: "Unicode words",
+        says: "NFC runs of letters, digits and `_`, with or without script runs",
+        rules: ["query.non_ascii", "query.digits", "model.random_ops"],
+        inputs: ["non-ASCII words", "digits", "punctuation"],
+        text: if *script_runs {
+            "NFC, Unicode \\w+, lowercased; mixed-script words also split by script"
+        } else {
+            "NFC, Unicode \\w+, lowercased"
+        },
+    }
+    WordRule::Whitespace { separators: s, cjk_ngrams } => {
+        value: "whitespace",
+        says: "split on separators, punctuation kept, with or without CJK grams",
+        rules: ["punctuation.event", "query.non_ascii", "model.random_ops"],
+        inputs: ["punctuation", "separators", "non-ASCII words"],
+        text: format!(
+            "split on {}, punctuation kept, lowercased{}",
+            separators(*s),
+            if *cjk_ngrams { "; CJK 1- and 2-grams" } else { "" }
+        ),
+    }
+    WordRule::FullText { remove_diacritics, script_runs: true } => {
+        value: "full text, script runs first",
+        says: "NFC, each non-ASCII word cut into Latin and non-Latin runs, then FTS5 unicode61 words",
+        rules: ["query.non_ascii", "query.case_insensitive", "punctuation.event", "model.random_ops"],
+        inputs: ["non-ASCII words", "cased words", "punctuation"],
+        text: full_text("NFC, words cut into Latin and non-Latin runs, then ", *remove_diacritics),
+    }
+    WordRule::FullText { remove_diacritics, .. } => {
+        value: "full text",
+        says: "FTS5 unicode61 words, diacritics removed as declared",
+        rules: ["query.non_ascii", "query.case_insensitive", "model.random_ops"],
+        inputs: ["non-ASCII words", "cased words", "digits"],
+        text: full_text("", *remove_diacritics),
+    }
+    WordRule::Custom(custom) => {
+        value: "the backend's own function",
+        says: "a Rust backend's own word function, its author's claim: every text and query is checked against it",
+        rules: [
+            "query.non_ascii",
+            "query.case_insensitive",
+            "punctuation.event",
+            "punctuation.query",
+            "model.random_ops",
+        ],
+        inputs: ["non-ASCII words", "cased words", "punctuation", "random operations"],
+        text: format!("the backend's own word function `{}`", custom.name()),
     }
 }
 
-impl Dimension for QueryTerms {
-    const KEY: &'static str = "query_terms";
-    const LABEL: &'static str = "query terms";
-    /// Decided together with the event words, by their rules.
-    const DECIDED_BY: &'static [&'static str] = WordRule::DECIDED_BY;
+/// The profile table's text for FTS5 `unicode61` words, after `first` (what comes before).
+fn full_text(first: &str, remove_diacritics: RemoveDiacritics) -> String {
+    format!(
+        "{first}letters and digits, case and Latin diacritics folded (FTS5 remove_diacritics {}), \
+         punctuation separates",
+        remove_diacritics.fts5_option()
+    )
+}
 
-    fn values() -> Vec<Self> {
-        let separators = Separators::AsciiWhitespace;
-        vec![
-            QueryTerms::Tokens { separators },
-            QueryTerms::Words {
-                non_ascii_substring: false,
-            },
-            QueryTerms::Phrases { separators },
+dimension! {
+    QueryTerms {
+        key: "query_terms",
+        label: "query terms",
+        // Decided together with the event words, by their rules.
+        decided_by: WordRule::DECIDED_BY,
+        field: query_terms,
+        values: [
+            QueryTerms::Tokens { separators: Separators::AsciiWhitespace },
+            QueryTerms::Words { non_ascii_substring: false },
+            QueryTerms::Phrases { separators: Separators::AsciiWhitespace },
             QueryTerms::WordRuns,
-        ]
+        ],
     }
-
-    field!(query_terms);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            QueryTerms::Tokens { .. } => &ValueEntry {
-                value: "tokens",
-                says: "split on the declared separators, punctuation kept",
-                rules: &["punctuation.query", "query.multi_word", "query.blank"],
-                inputs: &["punctuation", "separators", "blank queries"],
-                implies: &[],
-            },
-            QueryTerms::Words { .. } => &ValueEntry {
-                value: "words",
-                says: "cut like stored text, non-ASCII terms as substrings where declared",
-                rules: &["punctuation.query", "query.non_ascii", "model.random_ops"],
-                inputs: &["punctuation", "non-ASCII words"],
-                implies: &[],
-            },
-            QueryTerms::Phrases { .. } => &ValueEntry {
-                value: "phrases",
-                says: "each token a phrase of words (FTS5 quoting)",
-                rules: &["punctuation.query", "query.multi_word", "model.random_ops"],
-                inputs: &["punctuation", "separators"],
-                implies: &[],
-            },
-            QueryTerms::WordRuns => &ValueEntry {
-                value: "word runs",
-                says: "each run of word characters and `%` a phrase of words, no operators (ADK Python's `[\\w%]+`)",
-                rules: &[
-                    "punctuation.query",
-                    "query.non_ascii",
-                    "query.multi_word",
-                    "model.random_ops",
-                ],
-                inputs: &["punctuation", "separators", "non-ASCII words"],
-                implies: &[],
-            },
-        })
+    QueryTerms::Tokens { separators: s } => {
+        value: "tokens",
+        says: "split on the declared separators, punctuation kept",
+        rules: ["punctuation.query", "query.multi_word", "query.blank"],
+        inputs: ["punctuation", "separators", "blank queries"],
+        text: format!("lowercased, split on {}, punctuation kept", separators(*s)),
     }
-
-    fn text(&self) -> String {
-        match *self {
-            QueryTerms::Tokens { separators: s } => {
-                format!("lowercased, split on {}, punctuation kept", separators(s))
-            }
-            QueryTerms::Words {
-                non_ascii_substring,
-            } => format!(
-                "cut like event words{}",
-                if non_ascii_substring {
-                    "; non-ASCII words also match as substrings"
-                } else {
-                    ""
-                }
-            ),
-            QueryTerms::Phrases { separators: s } => format!(
-                "split on {}, each token a phrase cut like event words",
-                separators(s)
-            ),
-            QueryTerms::WordRuns => {
-                "NFC, each run of word characters and % a phrase cut like event words, no operators"
-                    .to_owned()
-            }
-        }
+    QueryTerms::Words { non_ascii_substring } => {
+        value: "words",
+        says: "cut like stored text, non-ASCII terms as substrings where declared",
+        rules: ["punctuation.query", "query.non_ascii", "model.random_ops"],
+        inputs: ["punctuation", "non-ASCII words"],
+        text: format!(
+            "cut like event words{}",
+            if *non_ascii_substring { "; non-ASCII words also match as substrings" } else { "" }
+        ),
+    }
+    QueryTerms::Phrases { separators: s } => {
+        value: "phrases",
+        says: "each token a phrase of words (FTS5 quoting)",
+        rules: ["punctuation.query", "query.multi_word", "model.random_ops"],
+        inputs: ["punctuation", "separators"],
+        text: format!("split on {}, each token a phrase cut like event words", separators(*s)),
+    }
+    QueryTerms::WordRuns => {
+        value: "word runs",
+        says: "each run of word characters and `%` a phrase of words, no operators (ADK Python's `[\\w%]+`)",
+        rules: ["punctuation.query", "query.non_ascii", "query.multi_word", "model.random_ops"],
+        inputs: ["punctuation", "separators", "non-ASCII words"],
+        text: "NFC, each run of word characters and % a phrase cut like event words, no operators",
     }
 }
 
@@ -749,393 +662,235 @@ fn separators(value: Separators) -> &'static str {
     }
 }
 
-impl Dimension for MultiWord {
-    const KEY: &'static str = "multi_word";
-    const LABEL: &'static str = "multi-word query";
-    const DECIDED_BY: &'static [&'static str] = &["query.multi_word"];
-
-    fn values() -> Vec<Self> {
-        vec![MultiWord::AnyWord, MultiWord::AllWords]
+dimension! {
+    MultiWord {
+        key: "multi_word",
+        label: "multi-word query",
+        decided_by: &["query.multi_word"],
+        field: multi_word,
+        values: [MultiWord::AnyWord, MultiWord::AllWords],
     }
-
-    field!(multi_word);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            MultiWord::AnyWord => &ValueEntry {
-                value: "any word",
-                says: "one matching term is enough",
-                rules: &["query.multi_word"],
-                inputs: &["separators"],
-                implies: &[],
-            },
-            MultiWord::AllWords => &ValueEntry {
-                value: "all words",
-                says: "every term must match",
-                rules: &["query.multi_word"],
-                inputs: &["separators"],
-                implies: &[],
-            },
-        })
+    MultiWord::AnyWord => {
+        value: "any word",
+        says: "one matching term is enough",
+        rules: ["query.multi_word"],
+        inputs: ["separators"],
     }
-
-    fn text(&self) -> String {
-        self.entry()
-            .map(|entry| entry.value.to_owned())
-            .unwrap_or_default()
+    MultiWord::AllWords => {
+        value: "all words",
+        says: "every term must match",
+        rules: ["query.multi_word"],
+        inputs: ["separators"],
     }
 }
 
-impl Dimension for ToolData {
-    const KEY: &'static str = "tool_data";
-    const LABEL: &'static str = "tool data";
-    const DECIDED_BY: &'static [&'static str] = &["index.text_only"];
-
-    fn values() -> Vec<Self> {
-        vec![ToolData::NotIndexed, ToolData::Indexed]
+dimension! {
+    ToolData {
+        key: "tool_data",
+        label: "tool data",
+        decided_by: &["index.text_only"],
+        field: tool_data,
+        values: [ToolData::NotIndexed, ToolData::Indexed],
     }
-
-    field!(tool_data);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            ToolData::NotIndexed => &ValueEntry {
-                value: "not indexed",
-                says: "words only in calls and responses are never found",
-                rules: &["index.text_only"],
-                inputs: &["tool parts"],
-                implies: &[],
-            },
-            ToolData::Indexed => &ValueEntry {
-                value: "indexed",
-                says: "string values of calls and responses are searched like text",
-                rules: &["index.text_only"],
-                inputs: &["tool parts"],
-                implies: &[],
-            },
-        })
+    ToolData::NotIndexed => {
+        value: "not indexed",
+        says: "words only in calls and responses are never found",
+        rules: ["index.text_only"],
+        inputs: ["tool parts"],
+        text: "not searchable (text parts only)",
     }
-
-    fn text(&self) -> String {
-        match self {
-            ToolData::NotIndexed => "not searchable (text parts only)",
-            ToolData::Indexed => "searchable (tool names and string values)",
-        }
-        .into()
+    ToolData::Indexed => {
+        value: "indexed",
+        says: "string values of calls and responses are searched like text",
+        rules: ["index.text_only"],
+        inputs: ["tool parts"],
+        text: "searchable (tool names and string values)",
     }
 }
 
-impl Dimension for Limit {
-    const KEY: &'static str = "limit";
-    const LABEL: &'static str = "limit";
-    const DECIDED_BY: &'static [&'static str] = &["result.limit"];
-
-    fn values() -> Vec<Self> {
-        vec![Limit::Unlimited, Limit::AtMost(10)]
+dimension! {
+    Limit {
+        key: "limit",
+        label: "limit",
+        decided_by: &["result.limit"],
+        field: limit,
+        values: [Limit::Unlimited, Limit::AtMost(10)],
     }
-
-    field!(limit);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            Limit::Unlimited => &ValueEntry {
-                value: "unlimited",
-                says: "every match comes back",
-                rules: &["result.limit"],
-                inputs: &["many matches"],
-                implies: &[],
-            },
-            Limit::AtMost(_) => &ValueEntry {
-                value: "at most n",
-                says: "at most n entries, the best n where the order ranks",
-                rules: &["result.limit", "result.order"],
-                inputs: &["many matches", "ranked beyond the limit"],
-                implies: &[],
-            },
-        })
+    Limit::Unlimited => {
+        value: "unlimited",
+        says: "every match comes back",
+        rules: ["result.limit"],
+        inputs: ["many matches"],
+        text: "none",
     }
-
-    fn text(&self) -> String {
-        match self {
-            Limit::Unlimited => "none".into(),
-            Limit::AtMost(n) => format!("at most {n}"),
-        }
+    Limit::AtMost(n) => {
+        value: "at most n",
+        says: "at most n entries, the best n where the order ranks",
+        rules: ["result.limit", "result.order"],
+        inputs: ["many matches", "ranked beyond the limit"],
+        text: format!("at most {n}"),
     }
 }
 
-impl Dimension for Order {
-    const KEY: &'static str = "order";
-    const LABEL: &'static str = "order";
-    const DECIDED_BY: &'static [&'static str] = &["result.order", "model.random_ops"];
-
-    fn values() -> Vec<Self> {
-        vec![
-            Order::Insertion {
-                integer_ids_first: false,
-            },
-            Order::Insertion {
-                integer_ids_first: true,
-            },
+dimension! {
+    Order {
+        key: "order",
+        label: "order",
+        decided_by: &["result.order", "model.random_ops"],
+        field: order,
+        values: [
+            Order::Insertion { integer_ids_first: false },
+            Order::Insertion { integer_ids_first: true },
             Order::MatchedTerms,
             Order::Relevance,
             Order::Unordered,
-        ]
+        ],
     }
-
-    field!(order);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            Order::Unordered => &ValueEntry {
-                value: "unordered",
-                says: "no order is promised: results are compared as multisets",
-                rules: &["model.random_ops"],
-                inputs: &["random operations"],
-                implies: &[],
-            },
-            Order::Insertion {
-                integer_ids_first: false,
-            } => &ValueEntry {
-                value: "insertion",
-                says: "sessions by first add, events in order",
-                rules: &["result.order"],
-                inputs: &["re-adds"],
-                implies: &[],
-            },
-            Order::Insertion {
-                integer_ids_first: true,
-            } => &ValueEntry {
-                value: "insertion, integer ids first",
-                says: "sessions whose id is an array index (`2`, `10`) first, in numeric order, then by first add; events in order",
-                rules: &["result.order"],
-                inputs: &["re-adds"],
-                implies: &[],
-            },
-            Order::MatchedTerms => &ValueEntry {
-                value: "matched terms",
-                says: "most distinct query terms matched first, then insertion",
-                rules: &["result.order"],
-                inputs: &["ranked beyond the limit"],
-                implies: &[],
-            },
-            Order::Relevance => &ValueEntry {
-                value: "relevance",
-                says: "a score the kit cannot compute: checked where relevance is unambiguous",
-                rules: &["result.order"],
-                inputs: &["ranked beyond the limit"],
-                implies: &[],
-            },
-        })
+    Order::Unordered => {
+        value: "unordered",
+        says: "no order is promised: results are compared as multisets",
+        rules: ["model.random_ops"],
+        inputs: ["random operations"],
+        text: "none promised",
     }
-
-    fn text(&self) -> String {
-        match self {
-            Order::Unordered => "none promised",
-            Order::Insertion {
-                integer_ids_first: false,
-            } => "insertion (session first added, then event)",
-            Order::Insertion {
-                integer_ids_first: true,
-            } => "insertion, integer-like session ids first",
-            Order::MatchedTerms => "most query words matched first, then insertion",
-            Order::Relevance => "relevance (e.g. bm25)",
-        }
-        .into()
+    Order::Insertion { integer_ids_first: false } => {
+        value: "insertion",
+        says: "sessions by first add, events in order",
+        rules: ["result.order"],
+        inputs: ["re-adds"],
+        text: "insertion (session first added, then event)",
+    }
+    Order::Insertion { integer_ids_first: true } => {
+        value: "insertion, integer ids first",
+        says: "sessions whose id is an array index (`2`, `10`) first, in numeric order, then by first add; events in order",
+        rules: ["result.order"],
+        inputs: ["re-adds"],
+        text: "insertion, integer-like session ids first",
+    }
+    Order::MatchedTerms => {
+        value: "matched terms",
+        says: "most distinct query terms matched first, then insertion",
+        rules: ["result.order"],
+        inputs: ["ranked beyond the limit"],
+        text: "most query words matched first, then insertion",
+    }
+    Order::Relevance => {
+        value: "relevance",
+        says: "a score the kit cannot compute: checked where relevance is unambiguous",
+        rules: ["result.order"],
+        inputs: ["ranked beyond the limit"],
+        text: "relevance (e.g. bm25)",
     }
 }
 
-impl Dimension for Timestamps {
-    const KEY: &'static str = "timestamps";
-    const LABEL: &'static str = "timestamps";
-    const DECIDED_BY: &'static [&'static str] = &["result.fidelity"];
-
-    fn values() -> Vec<Self> {
-        vec![Timestamps::Rfc3339Utc, Timestamps::NaiveIsoformat]
+dimension! {
+    Timestamps {
+        key: "timestamps",
+        label: "timestamps",
+        decided_by: &["result.fidelity"],
+        field: timestamps,
+        values: [Timestamps::Rfc3339Utc, Timestamps::NaiveIsoformat],
     }
-
-    field!(timestamps);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            Timestamps::Rfc3339Utc => &ValueEntry {
-                value: "RFC 3339 UTC",
-                says: "the contract: RFC 3339 UTC, milliseconds, Z, sub-millisecond time cut",
-                rules: &["result.fidelity"],
-                inputs: &["timestamps"],
-                implies: &[],
-            },
-            Timestamps::NaiveIsoformat => &ValueEntry {
-                value: "naive isoformat",
-                says: "Python's naive isoformat of the instant, microseconds when not zero (a stated departure from R6.entries; the rest of result.fidelity still holds)",
-                rules: &["result.fidelity"],
-                inputs: &["timestamps", "multi-part contents", "authors"],
-                implies: &[],
-            },
-        })
+    Timestamps::Rfc3339Utc => {
+        value: "RFC 3339 UTC",
+        says: "the contract: RFC 3339 UTC, milliseconds, Z, sub-millisecond time cut",
+        rules: ["result.fidelity"],
+        inputs: ["timestamps"],
+        text: "RFC 3339 UTC, milliseconds, Z",
     }
-
-    fn text(&self) -> String {
-        match self {
-            Timestamps::Rfc3339Utc => "RFC 3339 UTC, milliseconds, Z",
-            Timestamps::NaiveIsoformat => {
-                "naive local isoformat, microseconds when not zero (departs from R6.entries)"
-            }
-        }
-        .into()
+    Timestamps::NaiveIsoformat => {
+        value: "naive isoformat",
+        says: "Python's naive isoformat of the instant, microseconds when not zero (a stated departure from R6.entries; the rest of result.fidelity still holds)",
+        rules: ["result.fidelity"],
+        inputs: ["timestamps", "multi-part contents", "authors"],
+        text: "naive local isoformat, microseconds when not zero (departs from R6.entries)",
     }
 }
 
-impl Dimension for Strings {
-    const KEY: &'static str = "strings";
-    const LABEL: &'static str = "strings";
-    /// `infer` does not decide it: a backend is inferred as taking any string.
-    const DECIDED_BY: &'static [&'static str] = &[];
-
-    fn values() -> Vec<Self> {
-        vec![
-            Strings::Any,
-            Strings::WithoutNul,
-            Strings::WithoutNulOrEmptyKey,
-        ]
+dimension! {
+    Strings {
+        key: "strings",
+        label: "strings",
+        // `infer` does not decide it: a backend is inferred as taking any string.
+        decided_by: &[],
+        field: strings,
+        values: [Strings::Any, Strings::WithoutNul, Strings::WithoutNulOrEmptyKey],
     }
-
-    field!(strings);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            Strings::Any => &ValueEntry {
-                value: "any",
-                says: "the contract: any string, U+0000 included, is stored and looked up",
-                rules: &[
-                    "key.isolation",
-                    "key.no_separator_collision",
-                    "model.random_ops",
-                ],
-                inputs: &["odd key strings"],
-                implies: &[],
-            },
-            Strings::WithoutNul => &ValueEntry {
-                value: "without NUL",
-                says: "a call carrying U+0000 may fail with an error, never panic or hang, which ends the case (a stated departure from R7.any-string); every other case runs as usual",
-                rules: &[
-                    "key.isolation",
-                    "key.no_separator_collision",
-                    "model.random_ops",
-                ],
-                inputs: &["odd key strings"],
-                implies: &[],
-            },
-            Strings::WithoutNulOrEmptyKey => &ValueEntry {
-                value: "without NUL or empty key",
-                says: "a call carrying U+0000, or under an empty app name or user id, may fail with an error, never panic or hang, which ends the case (a stated departure from R7.any-string); every other case runs as usual",
-                rules: &[
-                    "key.isolation",
-                    "key.no_separator_collision",
-                    "model.random_ops",
-                ],
-                inputs: &["odd key strings", "near-miss keys", "joined keys"],
-                implies: &[],
-            },
-        })
+    Strings::Any => {
+        value: "any",
+        says: "the contract: any string, U+0000 included, is stored and looked up",
+        rules: ["key.isolation", "key.no_separator_collision", "model.random_ops"],
+        inputs: ["odd key strings"],
+        text: "any, U+0000 included",
     }
-
-    fn text(&self) -> String {
-        match self {
-            Strings::Any => "any, U+0000 included",
-            Strings::WithoutNul => {
-                "without U+0000, a call carrying one may fail (departs from R7.any-string)"
-            }
-            Strings::WithoutNulOrEmptyKey => {
-                "without U+0000 or an empty app name or user id, a call carrying one may fail (departs from R7.any-string)"
-            }
-        }
-        .into()
+    Strings::WithoutNul => {
+        value: "without NUL",
+        says: "a call carrying U+0000 may fail with an error, never panic or hang, which ends the case (a stated departure from R7.any-string); every other case runs as usual",
+        rules: ["key.isolation", "key.no_separator_collision", "model.random_ops"],
+        inputs: ["odd key strings"],
+        text: "without U+0000, a call carrying one may fail (departs from R7.any-string)",
+    }
+    Strings::WithoutNulOrEmptyKey => {
+        value: "without NUL or empty key",
+        says: "a call carrying U+0000, or under an empty app name or user id, may fail with an error, never panic or hang, which ends the case (a stated departure from R7.any-string); every other case runs as usual",
+        rules: ["key.isolation", "key.no_separator_collision", "model.random_ops"],
+        inputs: ["odd key strings", "near-miss keys", "joined keys"],
+        text: "without U+0000 or an empty app name or user id, a call carrying one may fail (departs from R7.any-string)",
     }
 }
 
-impl Dimension for Visibility {
-    const KEY: &'static str = "visibility";
-    const LABEL: &'static str = "visibility";
-    /// `infer` does not decide it: a backend is inferred as showing writes at once.
-    const DECIDED_BY: &'static [&'static str] = &[];
-
-    fn values() -> Vec<Self> {
-        vec![Visibility::Immediate, Visibility::Within { millis: 1 }]
+dimension! {
+    Visibility {
+        key: "visibility",
+        label: "visibility",
+        // `infer` does not decide it: a backend is inferred as showing writes at once.
+        decided_by: &[],
+        field: visibility,
+        values: [Visibility::Immediate, Visibility::Within { millis: 1 }],
     }
-
-    field!(visibility);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self {
-            Visibility::Immediate => &ValueEntry {
-                value: "immediate",
-                says: "every write is visible to the next search",
-                rules: &["model.random_ops", "key.isolation"],
-                inputs: &["random operations"],
-                implies: &[],
-            },
-            Visibility::Within { .. } => &ValueEntry {
-                value: "within a bound",
-                says: "rules wait for a write up to the bound and wait it out before checking absence; later or never fails",
-                rules: &[
-                    "model.random_ops",
-                    "key.isolation",
-                    "replace.readd_replaces",
-                ],
-                inputs: &["delayed writes", "random operations"],
-                implies: &[],
-            },
-        })
+    Visibility::Immediate => {
+        value: "immediate",
+        says: "every write is visible to the next search",
+        rules: ["model.random_ops", "key.isolation"],
+        inputs: ["random operations"],
+        text: "at once",
     }
-
-    fn text(&self) -> String {
-        match self {
-            Visibility::Immediate => "at once".into(),
-            Visibility::Within { millis } => format!("within {millis} ms"),
-        }
+    Visibility::Within { millis } => {
+        value: "within a bound",
+        says: "rules wait for a write up to the bound and wait it out before checking absence; later or never fails",
+        rules: ["model.random_ops", "key.isolation", "replace.readd_replaces"],
+        inputs: ["delayed writes", "random operations"],
+        text: format!("within {millis} ms"),
     }
 }
 
-impl Dimension for Option<EventsDelta> {
-    const KEY: &'static str = "capabilities.events_delta";
-    const LABEL: &'static str = "event delta";
-    const DECIDED_BY: &'static [&'static str] = &["delta.as_declared"];
-
-    fn values() -> Vec<Self> {
-        vec![
+dimension! {
+    Option<EventsDelta> {
+        key: "capabilities.events_delta",
+        label: "event delta",
+        decided_by: &["delta.as_declared"],
+        field: capabilities.events_delta,
+        values: [
             Some(EventsDelta::AppendNewIds),
             Some(EventsDelta::UpsertByEventId),
             None,
-        ]
+        ],
     }
-
-    field!(capabilities.events_delta);
-
-    fn entry(&self) -> Option<&'static ValueEntry> {
-        Some(match self.as_ref()? {
-            EventsDelta::AppendNewIds => &ValueEntry {
-                value: "append new ids",
-                says: "a delta appends events whose id the session does not hold, keeping stored versions",
-                rules: &["delta.as_declared", "model.random_ops"],
-                inputs: &["event deltas"],
-                implies: &[],
-            },
-            EventsDelta::UpsertByEventId => &ValueEntry {
-                value: "upsert by event id",
-                says: "a delta writes each event with text over the stored one with its id, or after",
-                rules: &["delta.as_declared", "model.random_ops"],
-                inputs: &["event deltas"],
-                implies: &[],
-            },
-        })
+    Some(EventsDelta::AppendNewIds) => {
+        value: "append new ids",
+        says: "a delta appends events whose id the session does not hold, keeping stored versions",
+        rules: ["delta.as_declared", "model.random_ops"],
+        inputs: ["event deltas"],
+        text: "appends events with new ids",
     }
-
-    fn text(&self) -> String {
-        match self {
-            None => "no",
-            Some(EventsDelta::AppendNewIds) => "appends events with new ids",
-            Some(EventsDelta::UpsertByEventId) => "upserts events with text by id",
-        }
-        .into()
+    Some(EventsDelta::UpsertByEventId) => {
+        value: "upsert by event id",
+        says: "a delta writes each event with text over the stored one with its id, or after",
+        rules: ["delta.as_declared", "model.random_ops"],
+        inputs: ["event deltas"],
+        text: "upserts events with text by id",
+    }
+    None => {
+        text: "no",
     }
 }

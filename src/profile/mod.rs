@@ -248,6 +248,20 @@ pub enum WordRule {
     Custom(CustomWords),
 }
 
+impl WordRule {
+    /// The words of `text` under this rule, in order, repeats kept: what the kit's oracle
+    /// matches, for a backend that cuts its text as a rule says.
+    ///
+    /// ```
+    /// use memory_conformance::profile::{RemoveDiacritics, WordRule};
+    /// let fts5 = WordRule::FullText { remove_diacritics: RemoveDiacritics::All, script_runs: false };
+    /// assert_eq!(fts5.words("Where's order #4417? Café"), ["where", "s", "order", "4417", "cafe"]);
+    /// ```
+    pub fn words(self, text: &str) -> Vec<String> {
+        words::text_words(self, text)
+    }
+}
+
 /// A word function a backend declares as its own [`WordRule::Custom`]: text in, the text's
 /// words out, in order (repeats kept), as the backend matches them (already folded: the kit
 /// compares them as they are).

@@ -30,6 +30,7 @@ pub(crate) fn skeleton(reader: impl Read) -> Result<(Value, Streamed), SessionsE
     let parsed = Skeleton {
         path: "$".to_owned(),
         sink: &sink,
+        events: false,
     }
     .deserialize(&mut deserializer)
     .and_then(|value| deserializer.end().map(|()| value));
@@ -53,9 +54,54 @@ fn may_hold_a_session(path: &str) -> bool {
         || path.strip_prefix("$.sessions").is_some_and(item)
 }
 
+/// A JSON value read into the skeleton, at `path`. Where it is a session's `events` (`events`
+/// set), an array is streamed instead, each event parsed as it is read (the skeleton keeps the
+/// first, for format detection); anything else is kept whole, for the error.
 struct Skeleton<'s> {
     path: String,
     sink: &'s RefCell<Streamed>,
+    events: bool,
+}
+
+impl Skeleton<'_> {
+    /// The value at `path`, below this one.
+    fn child(&self, path: String, events: bool) -> Self {
+        Self {
+            path,
+            sink: self.sink,
+            events,
+        }
+    }
+
+    /// Each event of a session's `events` array parsed and sent to the sink; the first kept.
+    fn stream_events<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut events = Vec::new();
+        let mut first = None;
+        while let Some(value) = seq.next_element::<Value>()? {
+            let node = Node {
+                value: &value,
+                path: format!("{}[{}]", self.path, events.len()),
+            };
+            let mut sink = self.sink.borrow_mut();
+            match event(&node, &mut sink.skipped) {
+                Ok(parsed) => events.push(parsed),
+                Err(error) => {
+                    sink.error = Some(error);
+                    return Err(de::Error::custom("an event could not be read"));
+                }
+            }
+            if first.is_none() {
+                first = Some(value);
+            }
+        }
+        let session = self
+            .path
+            .strip_suffix(".events")
+            .unwrap_or(&self.path)
+            .to_owned();
+        self.sink.borrow_mut().events.insert(session, events);
+        Ok(Value::Array(first.into_iter().collect()))
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Skeleton<'_> {
@@ -99,11 +145,13 @@ impl<'de> Visitor<'de> for Skeleton<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        if self.events {
+            return self.stream_events(seq);
+        }
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(Skeleton {
-            path: format!("{}[{}]", self.path, items.len()),
-            sink: self.sink,
-        })? {
+        while let Some(item) =
+            seq.next_element_seed(self.child(format!("{}[{}]", self.path, items.len()), false))?
+        {
             items.push(item);
         }
         Ok(Value::Array(items))
@@ -114,17 +162,7 @@ impl<'de> Visitor<'de> for Skeleton<'_> {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             let path = child_path(&self.path, &key);
-            let value = if session && key == "events" {
-                map.next_value_seed(Events {
-                    path,
-                    sink: self.sink,
-                })?
-            } else {
-                map.next_value_seed(Skeleton {
-                    path,
-                    sink: self.sink,
-                })?
-            };
+            let value = map.next_value_seed(self.child(path, session && key == "events"))?;
             out.insert(key, value);
         }
         Ok(Value::Object(out))
@@ -136,84 +174,6 @@ fn child_path(parent: &str, name: &str) -> String {
         format!("{parent}.{name}")
     } else {
         format!("{parent}[{name:?}]")
-    }
-}
-
-/// A session's `events`: an array is streamed, each event parsed as it is read (the skeleton
-/// keeps the first, for format detection); anything else is kept whole, for the error.
-struct Events<'s> {
-    path: String,
-    sink: &'s RefCell<Streamed>,
-}
-
-impl<'de> DeserializeSeed<'de> for Events<'_> {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Events<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("JSON")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut events = Vec::new();
-        let mut first = None;
-        while let Some(value) = seq.next_element::<Value>()? {
-            let node = Node {
-                value: &value,
-                path: format!("{}[{}]", self.path, events.len()),
-            };
-            let mut sink = self.sink.borrow_mut();
-            match event(&node, &mut sink.skipped) {
-                Ok(parsed) => events.push(parsed),
-                Err(error) => {
-                    sink.error = Some(error);
-                    return Err(de::Error::custom("an event could not be read"));
-                }
-            }
-            if first.is_none() {
-                first = Some(value);
-            }
-        }
-        let session = self
-            .path
-            .strip_suffix(".events")
-            .unwrap_or(&self.path)
-            .to_owned();
-        self.sink.borrow_mut().events.insert(session, events);
-        Ok(Value::Array(first.into_iter().collect()))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
-        Skeleton {
-            path: self.path,
-            sink: self.sink,
-        }
-        .visit_map(map)
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
     }
 }
 

@@ -1,11 +1,8 @@
-//! The two rankings and their fusion: bm25 over words, cosine over embeddings, reciprocal rank.
+//! The dense ranking's cut (cosine over embeddings, as memory-vector ranks them) and the fusion
+//! of rankings by reciprocal rank; the lexical ranking is memory-segmented-bm25's bm25.
 
 use std::collections::HashMap;
 
-/// bm25's term-frequency saturation.
-const K1: f64 = 1.2;
-/// bm25's length normalisation.
-const B: f64 = 0.75;
 /// Reciprocal rank fusion's constant: an event at rank `r` of a list scores `1 / (RRF_K + r)`.
 /// 20 rather than the usual 60: the head of each list weighs more (measured on LoCoMo
 /// categories 1-4, recall@10 0.593 at 20 against 0.546 at 60, the rest unchanged).
@@ -17,55 +14,18 @@ pub(crate) const DENSE_DEPTH: usize = 100;
 /// sentences below 0.3).
 pub(crate) const COSINE_FLOOR: f64 = 0.3;
 
-/// The indexes of `documents` that hold at least one of `terms`, best bm25 first (ties in
-/// index order), the statistics taken over `documents`.
-pub(crate) fn bm25(documents: &[&[String]], terms: &[String]) -> Vec<usize> {
-    if documents.is_empty() || terms.is_empty() {
-        return Vec::new();
-    }
-    let count = documents.len() as f64;
-    let average = documents.iter().map(|d| d.len()).sum::<usize>() as f64 / count;
-    let idf: HashMap<&String, f64> = terms
-        .iter()
-        .map(|term| {
-            let n = documents.iter().filter(|d| d.contains(term)).count() as f64;
-            (term, ((count - n + 0.5) / (n + 0.5) + 1.0).ln())
-        })
-        .collect();
-    let mut scored: Vec<(f64, usize)> = documents
-        .iter()
-        .enumerate()
-        .filter_map(|(i, words)| {
-            let length = words.len() as f64;
-            let mut score = 0.0;
-            let mut matched = false;
-            for term in terms {
-                let tf = words.iter().filter(|w| *w == term).count() as f64;
-                if tf > 0.0 {
-                    matched = true;
-                    score +=
-                        idf[term] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / average));
-                }
-            }
-            matched.then_some((score, i))
-        })
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    scored.into_iter().map(|(_, i)| i).collect()
-}
-
-/// The indexes of `similarities` (`None` for a document that has no vector) at least
-/// [`COSINE_FLOOR`], by descending similarity, ties in index order, at most [`DENSE_DEPTH`].
-pub(crate) fn nearest(similarities: &[Option<f64>]) -> Vec<usize> {
-    let mut ranked: Vec<(f64, usize)> = similarities
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| Some(((*s)?, i)))
-        .filter(|(s, _)| *s >= COSINE_FLOOR)
-        .collect();
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-    ranked.truncate(DENSE_DEPTH);
-    ranked.into_iter().map(|(_, i)| i).collect()
+/// The indexes of `vectors` at least [`COSINE_FLOOR`] similar to `query`, the nearest first
+/// as [`memory_vector`] ranks them (ties in index order), at most [`DENSE_DEPTH`].
+pub(crate) fn nearest<'v>(
+    query: &[f32],
+    vectors: impl IntoIterator<Item = &'v [f32]>,
+) -> Vec<usize> {
+    memory_vector::nearest_first(query, vectors)
+        .into_iter()
+        .filter(|(_, similarity)| *similarity >= COSINE_FLOOR)
+        .take(DENSE_DEPTH)
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// Reciprocal rank fusion of `rankings` (each a list of indexes, best first): the indexes by
@@ -86,25 +46,18 @@ pub(crate) fn fuse(rankings: &[Vec<usize>]) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    fn words(text: &str) -> Vec<String> {
-        text.split(' ').map(str::to_owned).collect()
-    }
-
-    #[test]
-    fn bm25_ranks_the_rarer_word_first_and_leaves_out_what_matches_nothing() {
-        let docs = [words("a b"), words("a c"), words("d"), words("a a c")];
-        let refs: Vec<&[String]> = docs.iter().map(Vec::as_slice).collect();
-        assert_eq!(bm25(&refs, &words("c")), [1, 3]);
-        assert_eq!(bm25(&refs, &words("a c"))[..2], [1, 3]);
-        assert!(bm25(&refs, &words("z")).is_empty());
-    }
-
     #[test]
     fn fusion_favours_what_both_lists_rank_well() {
         // 2 is second in both; 0 first in one and absent from the other.
         let fused = fuse(&[vec![0, 2, 1], vec![3, 2, 1]]);
         assert_eq!(fused[0], 2);
         assert_eq!(fused[1], 1);
-        assert_eq!(nearest(&[Some(0.4), None, Some(0.9), Some(0.1)]), [2, 0]);
+        // Unit vectors 0.4, 0.9 and 0.1 similar to the query: 0.1 is below the floor.
+        let at = |similarity: f32| vec![similarity, (1.0 - similarity * similarity).sqrt()];
+        let vectors = [at(0.4), at(0.9), at(0.1)];
+        assert_eq!(
+            nearest(&[1.0, 0.0], vectors.iter().map(Vec::as_slice)),
+            [1, 0]
+        );
     }
 }

@@ -1,14 +1,13 @@
 //! The gate of `HybridMemory` with all-MiniLM-L6-v2, declared once.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use memory_conformance::conformance::{Gate, Subject};
-use memory_conformance::embed::{Embedder, HashedEmbedder, Memoized};
-use memory_conformance::profile::{Capabilities, Limit, Order, Profile, Retrieval};
-use memory_embedder_minilm::MiniLm;
+use memory_conformance::embed::HashedEmbedder;
+use memory_conformance::profile::{Profile, Retrieval};
 
-use crate::{HybridMemory, TOP_K};
+use crate::HybridMemory;
 
 /// Cases per rule: a real model embeds each new text in milliseconds.
 const CASES: u32 = 48;
@@ -20,8 +19,9 @@ const RULE_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// What `HybridMemory` declares: a ranking the kit cannot compute (bm25 and all-MiniLM-L6-v2
 /// cosine fused by reciprocal rank, over `author: text`, so the author is indexed with the
-/// text), held to the contract rules; the best [`TOP_K`] first; entry ids, delete by id and a
-/// search limit beyond the two calls.
+/// text), held to the contract rules; the rest is its store's, as
+/// [`memory_vector::profile`] declares it: the best [`TOP_K`](crate::TOP_K) first; entry
+/// ids, delete by id and a search limit beyond the two calls.
 ///
 /// ```
 /// let profile = memory_hybrid::profile();
@@ -29,7 +29,7 @@ const RULE_TIMEOUT: Duration = Duration::from_secs(600);
 /// assert!(!profile.is_lexical() && profile.vector().is_none());
 /// ```
 pub fn profile() -> Profile {
-    let mut profile = Profile::reference()
+    let mut profile = memory_vector::profile()
         .named("hybrid")
         .with_provenance(concat!(
             "memory-hybrid ",
@@ -37,25 +37,7 @@ pub fn profile() -> Profile {
             ": bm25 and all-MiniLM-L6-v2 cosine fused by reciprocal rank, over author and text"
         ));
     profile.retrieval = Retrieval::Semantic;
-    profile.limit = Limit::AtMost(TOP_K);
-    profile.order = Order::Relevance;
-    profile.capabilities = Capabilities::default();
-    profile.capabilities.entry_ids = true;
-    profile.capabilities.delete = true;
-    profile.capabilities.search_limit = true;
     profile
-}
-
-/// The model, loaded once per process and memoized, or why it cannot be loaded.
-fn minilm() -> Result<Arc<dyn Embedder>, String> {
-    static MODEL: OnceLock<Result<Arc<dyn Embedder>, String>> = OnceLock::new();
-    MODEL
-        .get_or_init(|| {
-            MiniLm::load(&MiniLm::default_dir())
-                .map(|model| Arc::new(Memoized::new(model)) as Arc<dyn Embedder>)
-                .map_err(|err| format!("run `bash embedders/minilm/fetch-model.sh` ({err})"))
-        })
-        .clone()
 }
 
 /// The gate of `HybridMemory`: every rule against [`profile`], a fresh store per case. Its
@@ -67,7 +49,7 @@ fn minilm() -> Result<Arc<dyn Embedder>, String> {
 /// assert_eq!(memory_hybrid::gate().subject().backend(), "hybrid");
 /// ```
 pub fn gate() -> Gate {
-    let model = minilm();
+    let model = memory_vector::minilm();
     let embedder = model
         .clone()
         .unwrap_or_else(|_| Arc::new(HashedEmbedder::default()));

@@ -28,8 +28,7 @@
 mod fusion;
 mod gate;
 mod service;
-mod words;
 
 pub use gate::{gate, profile};
-pub use service::{HybridMemory, TOP_K};
-pub use words::words;
+pub use memory_vector::TOP_K;
+pub use service::HybridMemory;

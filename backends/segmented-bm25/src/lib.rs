@@ -21,11 +21,13 @@
 //! # }
 //! ```
 
+mod bm25;
 mod gate;
 mod index;
 mod service;
 mod words;
 
+pub use bm25::bm25;
 pub use gate::{gate, profile};
 pub use service::{Normalisation, SegmentedBm25};
 pub use words::words;

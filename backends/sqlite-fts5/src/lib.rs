@@ -50,7 +50,7 @@ mod stored;
 
 pub use builder::{DEFAULT_BUSY_TIMEOUT, SqliteFts5Builder};
 pub use gate::gate;
-pub use profile::profile;
+pub use profile::{WORD_RULE, profile};
 pub use schema::SCHEMA_VERSION;
 pub use service::SqliteFts5MemoryService;
 

@@ -3,6 +3,19 @@ use memory_conformance::profile::{Limit, Order, QueryTerms, RemoveDiacritics, Wo
 
 use crate::DEFAULT_RESULT_LIMIT;
 
+/// How the index cuts text into words: FTS5's `unicode61 remove_diacritics 2` tokenizer, as
+/// the kit models it (letters and numbers, each character lowercased, Latin diacritics
+/// removed; punctuation separates). [`profile`] declares it for stored text and queries alike.
+///
+/// ```
+/// let words = memory_sqlite_fts5::WORD_RULE.words("Where's order #4417? FLAT-white, Café");
+/// assert_eq!(words, ["where", "s", "order", "4417", "flat", "white", "cafe"]);
+/// ```
+pub const WORD_RULE: WordRule = WordRule::FullText {
+    remove_diacritics: RemoveDiacritics::All,
+    script_runs: false,
+};
+
 /// What [`SqliteFts5MemoryService`](crate::SqliteFts5MemoryService) declares about itself,
 /// with the default settings, opened on a file: structured keys and replace on re-add (as the
 /// reference), FTS5 `unicode61` words (case and Latin diacritics folded, digits are words,
@@ -24,10 +37,7 @@ pub fn profile() -> Profile {
     let mut profile = Profile::reference()
         .named("sqlite-fts5")
         .with_provenance(concat!("memory-sqlite-fts5 ", env!("CARGO_PKG_VERSION")));
-    profile.event_words = WordRule::FullText {
-        remove_diacritics: RemoveDiacritics::All,
-        script_runs: false,
-    };
+    profile.event_words = WORD_RULE;
     profile.query_terms = QueryTerms::Words {
         non_ascii_substring: false,
     };

@@ -74,8 +74,17 @@ pub fn minilm_profile() -> Profile {
     profile
 }
 
-/// The model, loaded once per process and memoized, or why it cannot be loaded.
-fn minilm() -> Result<Arc<dyn Embedder>, String> {
+/// all-MiniLM-L6-v2 from [`MiniLm::default_dir`], loaded once per process and memoized (every
+/// gate that embeds with it shares the one copy), or why it cannot be loaded, with the command
+/// that fetches it.
+///
+/// ```
+/// match memory_vector::minilm() {
+///     Ok(model) => assert_eq!(model.name(), "all-MiniLM-L6-v2"),
+///     Err(why) => assert!(why.contains("fetch-model.sh")),
+/// }
+/// ```
+pub fn minilm() -> Result<Arc<dyn Embedder>, String> {
     static MODEL: OnceLock<Result<Arc<dyn Embedder>, String>> = OnceLock::new();
     MODEL
         .get_or_init(|| {

@@ -24,7 +24,11 @@
 //! ```
 
 mod gate;
+mod nearest;
 mod service;
+mod store;
 
-pub use gate::{gate, minilm_gate, minilm_profile, profile};
+pub use gate::{gate, minilm, minilm_gate, minilm_profile, profile};
+pub use nearest::nearest_first;
 pub use service::{Deviation, TOP_K, VectorMemory};
+pub use store::EventStore;

@@ -1,13 +1,14 @@
 //! The store and its search.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::Arc;
 
-use memory_conformance::embed::{Embedder, cosine, has_word};
+use memory_conformance::embed::{Embedder, has_word};
 use memory_conformance::{
     Event, MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, SearchOptions, Session,
     async_trait,
 };
+
+use crate::{EventStore, nearest_first};
 
 /// How many entries a search returns at most, unless it asks for fewer.
 pub const TOP_K: usize = 10;
@@ -40,24 +41,8 @@ pub enum Deviation {
 pub struct VectorMemory {
     embedder: Arc<dyn Embedder>,
     deviation: Option<Deviation>,
-    stores: RwLock<HashMap<(String, String), Store>>,
-}
-
-#[derive(Default)]
-struct Store {
-    sessions: Vec<StoredSession>,
-    deleted: HashSet<String>,
-}
-
-struct StoredSession {
-    id: String,
-    events: Vec<StoredEvent>,
-}
-
-struct StoredEvent {
-    entry: MemoryEntry,
-    /// `None` for an event whose text has no word: never a result.
-    vector: Option<Vec<f32>>,
+    /// Each event's vector; `None` for an event whose text has no word: never a result.
+    store: EventStore<Vec<f32>>,
 }
 
 impl VectorMemory {
@@ -71,7 +56,7 @@ impl VectorMemory {
         Self {
             embedder,
             deviation: None,
-            stores: RwLock::default(),
+            store: EventStore::default(),
         }
     }
 
@@ -87,30 +72,14 @@ impl VectorMemory {
         self.embedder.name()
     }
 
-    fn embed_events(&self, events: &[Event], deleted: &HashSet<String>) -> Vec<StoredEvent> {
-        let kept: Vec<(&Event, String)> = events
-            .iter()
-            .filter(|e| e.content.as_ref().is_some_and(|c| !c.parts.is_empty()))
-            .filter(|e| !deleted.contains(&e.id))
-            .map(|e| {
-                let text = e
-                    .content
-                    .as_ref()
-                    .map(|c| c.texts().collect::<Vec<_>>().join(" "))
-                    .unwrap_or_default();
-                (e, text)
-            })
-            .collect();
-        let texts: Vec<&str> = kept.iter().map(|(_, t)| t.as_str()).collect();
+    /// Each event's text embedded, kept where it holds a word.
+    fn embed_events(&self, events: &[(&Event, String)]) -> Vec<Option<Vec<f32>>> {
+        let texts: Vec<&str> = events.iter().map(|(_, t)| t.as_str()).collect();
         let vectors = self.embedder.embed(&texts);
-        kept.into_iter()
-            .zip(vectors)
-            .filter_map(|((event, _), vector)| {
-                let entry = MemoryEntry::from_event(event)?.with_id(event.id.clone());
-                let vector = has_word(&entry.content.texts().collect::<Vec<_>>().join(" "))
-                    .then_some(vector);
-                Some(StoredEvent { entry, vector })
-            })
+        vectors
+            .into_iter()
+            .zip(texts)
+            .map(|(vector, text)| has_word(text).then_some(vector))
             .collect()
     }
 
@@ -119,51 +88,31 @@ impl VectorMemory {
             return Vec::new();
         }
         let [query] = self.embedder.embed(&[query]).try_into().unwrap_or_default();
-        let stores = self.stores.read().unwrap_or_else(PoisonError::into_inner);
-        let key = (app.to_owned(), user.to_owned());
-        let keys: Vec<&Store> = match self.deviation {
-            Some(Deviation::AcrossKeys) => stores.values().collect(),
-            _ => stores.get(&key).into_iter().collect(),
+        let rank = |events: &[(&MemoryEntry, &Vec<f32>)]| {
+            let events = match self.deviation {
+                Some(Deviation::CutsBeforeRanking) => &events[..limit.min(events.len())],
+                _ => events,
+            };
+            nearest_first(&query, events.iter().map(|(_, vector)| vector.as_slice()))
+                .into_iter()
+                .take(limit)
+                .map(|(i, _)| events[i].0.clone())
+                .collect()
         };
-        let mut candidates: Vec<(f64, &MemoryEntry)> = keys
-            .into_iter()
-            .flat_map(|store| &store.sessions)
-            .flat_map(|session| &session.events)
-            .filter_map(|event| Some((cosine(&query, event.vector.as_ref()?), &event.entry)))
-            .collect();
-        if self.deviation == Some(Deviation::CutsBeforeRanking) {
-            candidates.truncate(limit);
+        match self.deviation {
+            Some(Deviation::AcrossKeys) => self.store.indexed_in_every_key(rank),
+            _ => self.store.indexed(app, user, rank),
         }
-        // Stable: ties keep insertion order.
-        candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
-        candidates.truncate(limit);
-        candidates.into_iter().map(|(_, e)| e.clone()).collect()
     }
 }
 
 #[async_trait]
 impl MemoryService for VectorMemory {
     async fn add_session_to_memory(&self, session: &Session) -> Result<(), MemoryError> {
-        let key = (session.app_name.clone(), session.user_id.clone());
-        let deleted = {
-            let stores = self.stores.read().unwrap_or_else(PoisonError::into_inner);
-            stores
-                .get(&key)
-                .map(|s| s.deleted.clone())
-                .unwrap_or_default()
-        };
-        let mut events = self.embed_events(&session.events, &deleted);
-        let mut stores = self.stores.write().unwrap_or_else(PoisonError::into_inner);
-        let store = stores.entry(key).or_default();
-        match store.sessions.iter_mut().find(|s| s.id == session.id) {
-            Some(stored) if self.deviation == Some(Deviation::KeepsOldVersions) => {
-                stored.events.append(&mut events);
-            }
-            Some(stored) => stored.events = events,
-            None => store.sessions.push(StoredSession {
-                id: session.id.clone(),
-                events,
-            }),
+        let embed = |events: &[(&Event, String)]| self.embed_events(events);
+        match self.deviation {
+            Some(Deviation::KeepsOldVersions) => self.store.append(session, embed),
+            _ => self.store.add(session, embed),
         }
         Ok(())
     }
@@ -198,15 +147,7 @@ impl MemoryService for VectorMemory {
         user_id: &str,
         memory_id: &str,
     ) -> Result<(), MemoryError> {
-        let key = (app_name.to_owned(), user_id.to_owned());
-        let mut stores = self.stores.write().unwrap_or_else(PoisonError::into_inner);
-        let store = stores.entry(key).or_default();
-        store.deleted.insert(memory_id.to_owned());
-        for session in &mut store.sessions {
-            session
-                .events
-                .retain(|e| e.entry.id.as_deref() != Some(memory_id));
-        }
+        self.store.delete(app_name, user_id, memory_id);
         Ok(())
     }
 }

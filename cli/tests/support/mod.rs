@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod installed;
+
 /// Runs the command with `args`.
 pub fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
@@ -43,27 +45,8 @@ pub fn diagnose_json(args: &[&str]) -> (Option<i32>, serde_json::Value) {
 /// support/u-42. A session store does not say what was written to memory: checks 1 and 2 are
 /// not known, and checks 3 and 4 read the stored content.
 pub fn assert_worked_example(before: &[&str], after: &[&str]) {
-    let before: Vec<&str> = before
-        .iter()
-        .copied()
-        .chain(["--profile", "reference"])
-        .collect();
-    let after: Vec<&str> = after
-        .iter()
-        .copied()
-        .chain(["--profile", "reference"])
-        .collect();
     // Steps 1 to 3: nothing is stored under support/u-42; Monday's session is under support/42.
-    let mut args = before.clone();
-    args.extend([
-        "--app",
-        "support",
-        "--user",
-        "u-42",
-        "--query",
-        "coffee preference?",
-    ]);
-    let (code, out) = diagnose_json(&args);
+    let (code, out) = ask(before, "reference", "coffee preference?", &[]);
     assert_eq!(out["verdict"], "WriteNotKnown", "{out:#}");
     assert_eq!(out["diagnosis"]["written"]["known"], false, "{out:#}");
     assert_eq!(code, Some(1), "an unexplained miss exits 1");
@@ -85,16 +68,7 @@ pub fn assert_worked_example(before: &[&str], after: &[&str]) {
 
     // Step 4: after the fix, the coffee is stored in text under the key, so checks 3 and 4
     // pass; whether it was written to memory, the sessions cannot say.
-    let mut args = after.clone();
-    args.extend([
-        "--app",
-        "support",
-        "--user",
-        "u-42",
-        "--query",
-        "coffee preference?",
-    ]);
-    let (code, out) = diagnose_json(&args);
+    let (code, out) = ask(after, "reference", "coffee preference?", &[]);
     assert_eq!(out["verdict"], "WriteNotKnown", "{out:#}");
     assert_eq!(out["diagnosis"]["hits"], serde_json::Value::Null, "{out:#}");
     let coffee = &out["diagnosis"]["indexed_text"]["content"]["tokens"][0];
@@ -103,16 +77,7 @@ pub fn assert_worked_example(before: &[&str], after: &[&str]) {
 
     // Step 4, second test: the order number exists only in a function response, and the query
     // token is digits: check 4 plus check 3.
-    let mut args = after.clone();
-    args.extend([
-        "--app",
-        "support",
-        "--user",
-        "u-42",
-        "--query",
-        "Where's order 4417?",
-    ]);
-    let (code, out) = diagnose_json(&args);
+    let (code, out) = ask(after, "reference", "Where's order 4417?", &[]);
     assert_eq!(out["verdict"], "NotIndexedAndCannotMatch", "{out:#}");
     assert_eq!(code, Some(1));
     let findings = out["diagnosis"]["indexed_text"]["content"]["tokens"]
@@ -129,40 +94,41 @@ pub fn assert_worked_example(before: &[&str], after: &[&str]) {
     );
 
     // A fact only in session state: check 4.
-    let mut args = after.clone();
-    args.extend(["--app", "support", "--user", "u-42", "--query", "gold"]);
-    let (_, out) = diagnose_json(&args);
+    let (_, out) = ask(after, "reference", "gold", &[]);
     assert_eq!(out["verdict"], "NotIndexed", "{out:#}");
     let gold = &out["diagnosis"]["indexed_text"]["content"]["tokens"][0];
     assert_eq!(gold["places"][0]["kind"], "state", "{out:#}");
     assert_eq!(gold["places"][0]["name"], "loyalty_tier");
 
     // Under ADK Python's rules the digits can match: only check 4 remains.
-    let mut args = after.clone();
-    args.extend([
-        "--app",
-        "support",
-        "--user",
-        "u-42",
-        "--query",
-        "Where's order 4417?",
-    ]);
-    *args.iter_mut().find(|a| **a == "reference").unwrap() = "adk-python";
-    let (_, out) = diagnose_json(&args);
+    let (_, out) = ask(after, "adk-python", "Where's order 4417?", &[]);
     assert_eq!(out["verdict"], "NotIndexed", "{out:#}");
 
     // With --show-content, the stored value is shown.
-    let mut args = after.clone();
+    let (_, out) = ask(after, "reference", "4417", &["--show-content"]);
+    let place = &out["diagnosis"]["indexed_text"]["content"]["tokens"][0]["places"][0];
+    assert_eq!(place["excerpt"], "Order 4417 shipped", "{out:#}");
+}
+
+/// `diagnose ... --format json` of `query` under the worked example's key (support/u-42), on
+/// `source` under `profile`, with `extra` arguments last.
+fn ask(
+    source: &[&str],
+    profile: &str,
+    query: &str,
+    extra: &[&str],
+) -> (Option<i32>, serde_json::Value) {
+    let mut args = source.to_vec();
     args.extend([
+        "--profile",
+        profile,
         "--app",
         "support",
         "--user",
         "u-42",
         "--query",
-        "4417",
-        "--show-content",
+        query,
     ]);
-    let (_, out) = diagnose_json(&args);
-    let place = &out["diagnosis"]["indexed_text"]["content"]["tokens"][0]["places"][0];
-    assert_eq!(place["excerpt"], "Order 4417 shipped", "{out:#}");
+    args.extend_from_slice(extra);
+    diagnose_json(&args)
 }
