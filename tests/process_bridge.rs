@@ -201,7 +201,8 @@ async fn a_child_that_never_answers_times_out_and_is_stopped() {
     assert_contains(
         &error,
         &[
-            "did not answer request 2 (reset) within 300ms, so it was stopped",
+            "did not answer request 2 (reset) within 300ms, so it was stopped (given up after ",
+            " ms late, and that scheduling delay was allowed once on top)",
             r#"  | <letters:8> {"<letters:2>":<digits:1>,"<letters:2>":"<letters:5>","<letters:5>":"<letters:4>-<digits:1>"}"#,
         ],
     );
