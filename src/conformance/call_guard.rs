@@ -101,9 +101,9 @@ mod tests {
         assert!(
             text.starts_with(
                 "step 2: search_memory(\"a\"/\"u\", \"q\") did not answer within 20ms (the \
-                 per-call timeout; given up after "
+                 per-call timeout); given up after "
             ) && text.contains(" ms: the harness's own timer fired ")
-                && text.ends_with(" ms late, and that scheduling delay was allowed once on top)"),
+                && text.ends_with(" ms late, and that scheduling delay was allowed once on top"),
             "{text}"
         );
     }

@@ -70,7 +70,7 @@ impl fmt::Display for Mismatch {
             Problem::TimedOut { op, after, overrun } => {
                 write!(
                     f,
-                    "{op} did not answer within {after:?} (the per-call timeout; {overrun})"
+                    "{op} did not answer within {after:?} (the per-call timeout); {overrun}"
                 )
             }
             Problem::Panicked { op, message } => write!(f, "{op} panicked: {message}"),
