@@ -10,7 +10,8 @@
 //!   sentences that join chained exceptions);
 //! - frame lines: Python's `File "<path>", line <n>, in <function>`, JavaScript's and Java's
 //!   `at <function> (<file>:<line>[:<column>])` or `at <file>:<line>:<column>`, Java's
-//!   `... <n> more`;
+//!   `... <n> more`, and a Go panic's `goroutine <n> [<state>]:`, `<package>.<function>(<hex
+//!   arguments>)` and `<file>:<line> +0x<offset>`;
 //! - exception class names anywhere in a line: a dotted name whose last part starts with a
 //!   capital and ends in `Error`, `Exception` or `Warning` (`ValueError`,
 //!   `java.lang.IllegalStateException`, `DeprecationWarning`).
@@ -96,6 +97,39 @@ fn is_structure(line: &str) -> bool {
         || is_python_frame(trimmed)
         || is_at_frame(trimmed)
         || is_more_frames(trimmed)
+        || is_go_frame(trimmed)
+}
+
+/// A Go panic's frame lines: `goroutine <n> [<state>]:`, `<package>.<function>(<arguments>)`
+/// with arguments in hexadecimal (in braces for a string or a slice, or `...`), and `<file>:<line>` with an optional
+/// ` +0x<offset>`.
+fn is_go_frame(line: &str) -> bool {
+    if let Some(rest) = line.strip_prefix("goroutine ") {
+        return rest
+            .split_once(" [")
+            .is_some_and(|(n, state)| is_number(n) && state.ends_with("]:"));
+    }
+    if let Some((function, arguments)) = line.strip_suffix(')').and_then(|l| l.rsplit_once('(')) {
+        return function.contains('.')
+            && !function.contains(char::is_whitespace)
+            && arguments.split(", ").all(|argument| {
+                let argument = argument.trim_matches(['{', '}']);
+                argument.is_empty()
+                    || argument == "..."
+                    || argument.strip_prefix("0x").is_some_and(|hex| {
+                        !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit())
+                    })
+            });
+    }
+    let location = match line.split_once(" +0x") {
+        Some((location, offset)) if offset.bytes().all(|b| b.is_ascii_hexdigit()) => location,
+        Some(_) => return false,
+        None => line,
+    };
+    !location.contains(char::is_whitespace)
+        && location
+            .rsplit_once(':')
+            .is_some_and(|(path, line)| path.ends_with(".go") && is_number(line))
 }
 
 /// `File "<path>", line <n>` or `File "<path>", line <n>, in <function>`.
@@ -194,7 +228,7 @@ mod tests {
     }
 
     #[test]
-    fn javascript_and_java_frames_are_kept_and_look_alikes_are_not() {
+    fn javascript_java_and_go_frames_are_kept_and_look_alikes_are_not() {
         for frame in [
             "    at Object.<anonymous> (/srv/bridge.mjs:12:5)",
             "    at async Promise.all (/srv/node_modules/x.js:3:9)",
@@ -203,9 +237,22 @@ mod tests {
             "\tat memoryconformance.adkjava.Bridge.add(Bridge.java:212)",
             "\tat java.base/java.lang.Thread.run(Native Method)",
             "\t... 12 more",
+            "goroutine 1 [running]:",
+            "main.(*Bridge).handle(0xc000012345, {0xc00001a0f0, 0x2a}, ...)",
+            "google.golang.org/adk/v2/memory.(*InMemoryService).Search(0xc0000a4000)",
+            "\t/srv/bridge/main.go:88 +0x1d4",
+            "\t/usr/lib/go/src/runtime/panic.go:770",
         ] {
             assert_eq!(redact(frame), frame);
         }
+        assert_eq!(
+            redact("remember(0xbeef, flat white)"),
+            "<letters:8>(<digits:1><letters:5>, <letters:4> <letters:5>)"
+        );
+        assert_eq!(
+            redact("note: see notes.go:12"),
+            "<letters:4>: <letters:3> <letters:5>.<letters:2>:<digits:2>"
+        );
         assert_eq!(
             redact("at the café (see 12:30:00)"),
             "<letters:2> <letters:3> <letters:4> (<letters:3> <digits:2>:<digits:2>:<digits:2>)"
