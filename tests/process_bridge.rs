@@ -36,6 +36,11 @@ fn session() -> Session {
 }
 
 fn message(result: Result<impl std::fmt::Debug, MemoryError>) -> String {
+    assert!(
+        std::env::var_os(memory_conformance::process::SHOW_STDERR).is_none(),
+        "these tests check the redacted stderr of errors: unset {}",
+        memory_conformance::process::SHOW_STDERR
+    );
     result.expect_err("the call must fail").to_string()
 }
 
