@@ -1,5 +1,7 @@
 //! `ProcessBridge`: every way a bridge child can fail ends as an error that names the failure
-//! and shows the child's stderr; a working child runs the harness's rules unchanged.
+//! and shows the child's stderr, redacted to its shape (`MEMORY_CONFORMANCE_SHOW_STDERR=1`
+//! shows it verbatim: `cli/tests/misbehaving_bridges.rs` sets it); a working child runs the
+//! harness's rules unchanged.
 //!
 //! The broken children are small `sh` scripts; the working one is a standard-library Python
 //! script over dicts that behaves like the reference backend.
@@ -34,6 +36,11 @@ fn session() -> Session {
 }
 
 fn message(result: Result<impl std::fmt::Debug, MemoryError>) -> String {
+    assert!(
+        std::env::var_os(memory_conformance::process::SHOW_STDERR).is_none(),
+        "these tests check the redacted stderr of errors: unset {}",
+        memory_conformance::process::SHOW_STDERR
+    );
     result.expect_err("the call must fail").to_string()
 }
 
@@ -68,7 +75,37 @@ async fn a_child_that_exits_at_once_fails_the_handshake_with_its_status_and_stde
         &[
             "bridge child `sh -c",
             "exited (exit status: 3)",
-            "No module named 'google.adk'",
+            "the child's stderr (1 line, 61 bytes) ends with these lines, redacted to their shape \
+             (set MEMORY_CONFORMANCE_SHOW_STDERR=1 to see them verbatim):",
+            "  | <letters:6>.<letters:2>: ModuleNotFoundError: <letters:2> <letters:6> <letters:5> \
+             '<letters:6>.<letters:3>'",
+        ],
+    );
+    assert!(!error.contains("google"), "{error}");
+}
+
+#[tokio::test]
+async fn a_secret_on_stderr_stays_out_of_the_error_by_default() {
+    let child = sh(r#"
+        answer_hello
+        read -r line
+        echo "Traceback (most recent call last):" >&2
+        echo "  File \"/srv/bridge.py\", line 41, in add" >&2
+        echo "KeyError: 'the password is xylophone'" >&2
+        exit 1
+    "#);
+    let bridge = ProcessBridge::spawn(child).await.unwrap();
+    let error = message(bridge.store("case-1").await);
+    assert!(!error.contains("xylophone"), "{error}");
+    assert!(!error.contains("password"), "{error}");
+    assert_contains(
+        &error,
+        &[
+            "exited (exit status: 1)",
+            "the child's stderr (3 lines, 114 bytes) ends with these lines, redacted to their \
+             shape (set MEMORY_CONFORMANCE_SHOW_STDERR=1 to see them verbatim):",
+            "\n  | Traceback (most recent call last):\n  |   File \"/srv/bridge.py\", line 41, \
+             in add\n  | KeyError: '<letters:3> <letters:8> <letters:2> <letters:9>'",
         ],
     );
 }
@@ -93,7 +130,8 @@ async fn a_child_that_exits_mid_session_fails_the_call_and_every_later_one() {
         &error,
         &[
             "exited (exit status: 4)",
-            "cannot allocate memory for session s-1",
+            "<letters:5>: <letters:6> <letters:8> <letters:6> <letters:3> <letters:7> \
+             <letters:1>-<digits:1>",
         ],
     );
     let later = memory.search_memory("support", "u-42", "coffee");
@@ -102,7 +140,10 @@ async fn a_child_that_exits_mid_session_fails_the_call_and_every_later_one() {
         .expect("a dead child fails later calls at once, without waiting for an answer");
     assert_contains(
         &message(again),
-        &["exited (exit status: 4)", "cannot allocate memory"],
+        &[
+            "exited (exit status: 4)",
+            "<letters:5>: <letters:6> <letters:8>",
+        ],
     );
     assert_eq!(bridge.broken().as_deref(), Some(error.as_str()));
 }
@@ -123,7 +164,7 @@ async fn a_child_that_prints_garbage_is_quoted_and_stopped() {
         &[
             "printed a line that is not a protocol response (not JSON",
             r#""Traceback (most recent call last):""#,
-            "DeprecationWarning: printing to stdout",
+            "DeprecationWarning: <letters:8> <letters:2> <letters:6>",
         ],
     );
     let again = message(bridge.store("case-2").await);
@@ -145,7 +186,7 @@ async fn a_child_that_answers_the_wrong_request_is_stopped() {
         &error,
         &[
             "answered request 999, but no request 999 is waiting for an answer (waiting: 2 (reset))",
-            "answering from a stale counter",
+            "  | <letters:9> <letters:4> <letters:1> <letters:5> <letters:7>",
         ],
     );
 }
@@ -165,8 +206,9 @@ async fn a_child_that_never_answers_times_out_and_is_stopped() {
     assert_contains(
         &error,
         &[
-            "did not answer request 2 (reset) within 300ms, so it was stopped",
-            r#"ignoring {"id":2,"op":"reset","store":"case-1"}"#,
+            "did not answer request 2 (reset) within 300ms, so it was stopped (given up after ",
+            " ms late, and that scheduling delay was allowed once on top)",
+            r#"  | <letters:8> {"<letters:2>":<digits:1>,"<letters:2>":"<letters:5>","<letters:5>":"<letters:4>-<digits:1>"}"#,
         ],
     );
     // A stopped child fails later calls at once: with the first request's reason, not
@@ -184,7 +226,7 @@ async fn a_child_that_never_shakes_hands_times_out() {
         &error,
         &[
             "did not answer request 1 (hello) within 300ms",
-            "importing google.adk...",
+            "  | <letters:9> <letters:6>.<letters:3>...",
         ],
     );
 }
@@ -202,7 +244,7 @@ async fn a_child_of_another_protocol_version_is_rejected() {
         &error,
         &[
             "speaks bridge protocol 3, but this kit speaks protocols 1 to 2",
-            "bridge built for protocol 3",
+            "  | <letters:6> <letters:5> <letters:3> <letters:8> <digits:1>",
         ],
     );
 }
@@ -252,7 +294,8 @@ async fn a_refusal_carries_the_childs_message_and_stderr_and_the_child_stays_usa
         &error,
         &[
             "failed request 3 (add): cannot convert event e-1: bad timestamp",
-            "ValueError: timestamp 'yesterday' is not RFC 3339",
+            "  | Traceback (most recent call last):\n  | ValueError: <letters:9> '<letters:9>' \
+             <letters:2> <letters:3> <letters:3> <digits:4>",
         ],
     );
     let found = memory
@@ -424,7 +467,7 @@ async fn a_line_over_the_limit_is_an_error_naming_the_limit_and_is_not_read_whol
         &error,
         &[
             "printed a protocol line longer than the limit of 16 MiB, so it was stopped without reading the rest",
-            "about to print a 20 MiB line",
+            "  | <letters:5> <letters:2> <letters:5> <letters:1> <digits:2> <letters:3> <letters:4>",
         ],
     );
 }

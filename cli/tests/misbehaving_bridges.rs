@@ -1,6 +1,7 @@
 //! `memory-conformance gate` against bridges that misbehave: interrupted while its bridge
 //! hangs, it closes the child, kills its process group after a grace period, removes its
-//! scratch folder and exits 130; a bridge that dies is one error and exit 2.
+//! scratch folder and exits 130; a bridge that dies is one error and exit 2, its stderr redacted
+//! to its shape unless `MEMORY_CONFORMANCE_SHOW_STDERR=1`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -156,7 +157,7 @@ const MISBEHAVIOURS: [(&str, &str, &str); 6] = [
     (
         "sleeps forever",
         "read -r line; sleep 600",
-        "did not answer request 2 (reset) within 1s, so it was stopped",
+        "did not answer request 2 (reset) within 1s, so it was stopped (given up after ",
     ),
     (
         "writes a huge line",
@@ -171,7 +172,8 @@ const MISBEHAVIOURS: [(&str, &str, &str); 6] = [
 ];
 
 /// `gate` and `infer` against each misbehaving bridge exit 2 with one error naming what went
-/// wrong, never a panic, a failure per test, or the child's whole stderr.
+/// wrong, never a panic, a failure per test, or the child's whole stderr; what stderr they
+/// show is redacted to its shape and says how to see it verbatim.
 #[test]
 fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
     let mut problems = Vec::new();
@@ -193,6 +195,7 @@ fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
                 .args(command)
                 .arg("--")
                 .args(["sh", "-c", &misbehaving(after_hello)])
+                .env_remove(memory_conformance::process::SHOW_STDERR)
                 .output()
                 .expect("the binary runs");
             let stdout = String::from_utf8_lossy(&output.stdout);
@@ -204,6 +207,10 @@ fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
                 || stderr.contains("panicked")
                 || stdout.matches("FAILED").count() > 1
                 || stderr.len() > 64 * 1024
+                || (what == "exits early"
+                    && (stderr.contains("lost its database")
+                        || !stderr
+                            .contains("set MEMORY_CONFORMANCE_SHOW_STDERR=1 to see them verbatim")))
             {
                 problems.push(format!(
                     "{} on a bridge that {what}: exit {:?}, {errors} errors, {} bytes of \
@@ -220,23 +227,29 @@ fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 
-#[test]
-fn a_bridge_that_dies_is_one_error_and_exit_2() {
+/// Runs `gate` on a bridge that shakes hands, writes a secret and a traceback to stderr on
+/// its first request and exits 3; `show_stderr` sets `MEMORY_CONFORMANCE_SHOW_STDERR=1`.
+fn gate_on_a_dying_bridge(show_stderr: bool) -> (std::process::Output, String, String) {
     let dying = r#"
 read -r line
 id=$(printf '%s\n' "$line" | sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
 printf '{"id":%s,"ok":true,"protocol":1,"backend":"dying","version":"0"}\n' "$id"
 read -r line
-echo "the backend lost its database" >&2
+echo "Traceback (most recent call last):" >&2
+echo '  File "/srv/bridge.py", line 41, in add' >&2
+echo "RuntimeError: the backend lost its database (it held xylophone)" >&2
 exit 3
 "#;
-    let output = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
-        .args(["gate", "--profile", "reference", "--cases", "4", "--"])
+    let mut gate = Command::new(env!("CARGO_BIN_EXE_memory-conformance"));
+    gate.args(["gate", "--profile", "reference", "--cases", "4", "--"])
         .args(["sh", "-c", dying])
-        .output()
-        .expect("the binary runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
+        .env_remove(memory_conformance::process::SHOW_STDERR);
+    if show_stderr {
+        gate.env(memory_conformance::process::SHOW_STDERR, "1");
+    }
+    let output = gate.output().expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
     assert_eq!(
         stderr.matches("the bridge stopped working during").count(),
@@ -244,12 +257,48 @@ exit 3
         "{stdout}{stderr}"
     );
     assert!(
-        stderr.contains("exited (exit status: 3)")
-            && stderr.contains("the backend lost its database"),
-        "the error names the exit status and the last stderr lines:\n{stderr}"
+        stderr.contains("exited (exit status: 3)"),
+        "the error names the exit status:\n{stderr}"
     );
     assert!(
         stdout.matches("FAILED").count() <= 1,
         "the gate stops at the first test the dead bridge fails:\n{stdout}"
+    );
+    (output, stdout, stderr)
+}
+
+#[test]
+fn a_bridge_that_dies_is_one_error_and_exit_2_with_its_stderr_redacted() {
+    let (_, stdout, stderr) = gate_on_a_dying_bridge(false);
+    for secret in ["xylophone", "database"] {
+        assert!(
+            !stdout.contains(secret) && !stderr.contains(secret),
+            "{secret:?} is shown:\n{stdout}{stderr}"
+        );
+    }
+    assert!(
+        stderr.contains(
+            "the child's stderr (3 lines, 140 bytes) ends with these lines, redacted to their \
+             shape (set MEMORY_CONFORMANCE_SHOW_STDERR=1 to see them verbatim):\n  \
+             | Traceback (most recent call last):\n  \
+             |   File \"/srv/bridge.py\", line 41, in add\n  \
+             | RuntimeError: <letters:3> <letters:7> <letters:4> <letters:3> <letters:8> \
+             (<letters:2> <letters:4> <letters:9>)"
+        ),
+        "the error shows the last stderr lines' shape and how to see them:\n{stderr}"
+    );
+}
+
+#[test]
+fn a_bridge_that_dies_shows_its_stderr_verbatim_when_the_user_opts_in() {
+    let (_, _, stderr) = gate_on_a_dying_bridge(true);
+    assert!(
+        stderr.contains(
+            "the child's stderr (3 lines, 140 bytes) ends with:\n  \
+             | Traceback (most recent call last):\n  \
+             |   File \"/srv/bridge.py\", line 41, in add\n  \
+             | RuntimeError: the backend lost its database (it held xylophone)"
+        ),
+        "the error shows the last stderr lines verbatim:\n{stderr}"
     );
 }

@@ -4,6 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::display::{EntriesDisplay, count};
+use super::late_timer::Overrun;
 use crate::MemoryEntry;
 
 /// The failing step of a scenario and what went wrong there.
@@ -25,8 +26,13 @@ pub(crate) enum Problem {
     },
     /// The backend returned an error.
     Failed { op: String, error: String },
-    /// The backend did not answer in time.
-    TimedOut { op: String, after: Duration },
+    /// The backend did not answer in time: `after` is the per-call timeout, `overrun` what
+    /// was measured when the call was given up.
+    TimedOut {
+        op: String,
+        after: Duration,
+        overrun: Overrun,
+    },
     /// The backend panicked.
     Panicked { op: String, message: String },
 }
@@ -61,10 +67,10 @@ impl fmt::Display for Mismatch {
                 )
             }
             Problem::Failed { op, error } => write!(f, "{op} failed: {error}"),
-            Problem::TimedOut { op, after } => {
+            Problem::TimedOut { op, after, overrun } => {
                 write!(
                     f,
-                    "{op} did not answer within {after:?} (the per-call timeout)"
+                    "{op} did not answer within {after:?} (the per-call timeout); {overrun}"
                 )
             }
             Problem::Panicked { op, message } => write!(f, "{op} panicked: {message}"),

@@ -10,7 +10,8 @@
 //!   (`generate.rs`) and scenarios (`scenario.rs`, with the round-robin load balancer of
 //!   `round_robin.rs`); the property loop (`property.rs`, seeds in
 //!   `seeding.rs`, failing cases in `failure_record.rs`); the interpreter that calls the
-//!   backend (`interpreter.rs`, every call through `call_guard.rs`); the oracle that computes
+//!   backend (`interpreter.rs`, every call through `call_guard.rs`, its timeout judged on the
+//!   backend's time by `late_timer.rs`); the oracle that computes
 //!   what a profile promises (`oracle.rs`) and the comparison of expected with actual
 //!   (`comparison.rs`, `mismatch.rs`); the verdicts (`verdict.rs`, `failure.rs`, `report.rs`);
 //!   running a rule on its own thread (`isolation.rs`); the gate's test list, once for every
@@ -50,6 +51,8 @@ mod identity;
 mod interpreter;
 #[cfg(feature = "harness")]
 mod isolation;
+#[cfg(feature = "harness")]
+pub(crate) mod late_timer;
 #[cfg(feature = "harness")]
 mod main_macro;
 #[cfg(feature = "harness")]

@@ -19,6 +19,7 @@ use super::group::{Group, interrupted};
 use super::protocol::{self, Op, Reply};
 use super::tail::StderrTail;
 use crate::MemoryError;
+use crate::conformance::late_timer::{self, Overrun};
 
 /// How long a child that closed its stdout gets to exit, and a child whose stdin was closed
 /// gets to finish, before the kit stops waiting (or stops it).
@@ -494,9 +495,14 @@ impl Core {
             return false;
         }
         let core = Arc::clone(self);
+        // Aborted when the answer comes; a timer that fired late allows the child that much
+        // more, once (the machine was busy, not necessarily the child slow).
         let timer = tokio::spawn(async move {
-            tokio::time::sleep(core.timeout).await;
-            core.time_out(id, op);
+            if let Err(overrun) =
+                late_timer::within(core.timeout, std::future::pending::<()>()).await
+            {
+                core.time_out(id, op, overrun);
+            }
         });
         state.pending.insert(
             id,
@@ -509,10 +515,10 @@ impl Core {
         true
     }
 
-    fn time_out(&self, id: u64, op: &'static str) {
+    fn time_out(&self, id: u64, op: &'static str, overrun: Overrun) {
         if self.lock().pending.contains_key(&id) {
             self.break_with(format!(
-                "did not answer request {id} ({op}) within {:?}, so it was stopped",
+                "did not answer request {id} ({op}) within {:?}, so it was stopped ({overrun})",
                 self.timeout
             ));
         }

@@ -37,6 +37,7 @@ mod child;
 mod group;
 mod protocol;
 mod service;
+mod stderr_shape;
 mod subject;
 mod tail;
 
@@ -49,3 +50,4 @@ pub use bridge::ProcessBridge;
 pub use protocol::PROTOCOL_VERSION;
 pub use service::ProcessMemoryService;
 pub use subject::{bridged_subject, command_line};
+pub use tail::SHOW_STDERR;

@@ -1,8 +1,21 @@
-//! The bounded tail of a child's stderr, attached to every error the child causes.
+//! The bounded tail of a child's stderr, attached to every error the child causes: redacted
+//! to its shape unless the user sets [`SHOW_STDERR`] to `1`.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
+
+use super::stderr_shape;
+
+/// The environment variable that, set to `1`, shows a bridge child's stderr verbatim in error
+/// messages. Otherwise each line is [redacted to its shape](crate::inspect::shape), keeping
+/// what a traceback is made of (frame lines with their files, line numbers and functions,
+/// exception class names), since a child's stderr can carry stored content.
+///
+/// ```
+/// assert_eq!(memory_conformance::process::SHOW_STDERR, "MEMORY_CONFORMANCE_SHOW_STDERR");
+/// ```
+pub const SHOW_STDERR: &str = "MEMORY_CONFORMANCE_SHOW_STDERR";
 
 /// How many of the last stderr lines are kept.
 const MAX_LINES: usize = 40;
@@ -24,6 +37,8 @@ struct Inner {
     partial: Vec<u8>,
     /// Whether `partial` was cut.
     cut: bool,
+    /// Every line ended so far, kept or not.
+    ended: u64,
 }
 
 impl StderrTail {
@@ -62,17 +77,47 @@ impl StderrTail {
         lines
     }
 
-    /// The tail as the end of an error message: a line saying what stderr ends with, then
-    /// the lines, indented.
+    /// How many lines were taken in so far, the unfinished last one included.
+    fn lines_seen(&self) -> u64 {
+        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        inner.ended + u64::from(!inner.partial.is_empty())
+    }
+
+    /// The tail as the end of an error message, verbatim where the user set [`SHOW_STDERR`]
+    /// to `1`, else redacted: see [`render_as`](Self::render_as).
     pub(crate) fn render(&self) -> String {
+        let verbatim = std::env::var_os(SHOW_STDERR).is_some_and(|value| value == "1");
+        self.render_as(verbatim)
+    }
+
+    /// The tail as the end of an error message: a line saying how much the child wrote to
+    /// stderr and whether what follows is verbatim or redacted to its shape (and how to see it
+    /// verbatim), then the kept lines, indented.
+    pub(crate) fn render_as(&self, verbatim: bool) -> String {
         let lines = self.lines();
         if lines.is_empty() {
             return "\nthe child wrote nothing to stderr".into();
         }
-        let mut text = String::from("\nthe child's stderr ends with:");
+        let seen = self.lines_seen();
+        let mut text = format!(
+            "\nthe child's stderr ({seen} line{}, {} bytes) ends with",
+            if seen == 1 { "" } else { "s" },
+            self.bytes_seen()
+        );
+        if verbatim {
+            text.push(':');
+        } else {
+            text.push_str(&format!(
+                " these lines, redacted to their shape (set {SHOW_STDERR}=1 to see them verbatim):"
+            ));
+        }
         for line in lines {
             text.push_str("\n  | ");
-            text.push_str(&line);
+            if verbatim {
+                text.push_str(&line);
+            } else {
+                text.push_str(&stderr_shape::redact(&line));
+            }
         }
         text
     }
@@ -83,6 +128,7 @@ impl Inner {
         let line = render(&self.partial, self.cut);
         self.partial.clear();
         self.cut = false;
+        self.ended += 1;
         if self.lines.len() == MAX_LINES {
             self.lines.pop_front();
         }
@@ -107,7 +153,8 @@ mod tests {
     #[test]
     fn lines_spanning_chunks_are_joined_and_the_tail_is_bounded() {
         let tail = StderrTail::default();
-        assert_eq!(tail.render(), "\nthe child wrote nothing to stderr");
+        assert_eq!(tail.render_as(true), "\nthe child wrote nothing to stderr");
+        assert_eq!(tail.render_as(false), "\nthe child wrote nothing to stderr");
         tail.push(b"Trace");
         tail.push(b"back\r\nValueError: bad\nhalf");
         assert_eq!(tail.lines(), ["Traceback", "ValueError: bad", "half"]);
@@ -123,6 +170,35 @@ mod tests {
             tail.lines().last().map(|l| l.chars().count()),
             Some(MAX_LINE_BYTES + 1)
         );
-        assert!(tail.render().ends_with("x…"));
+        assert!(tail.render_as(true).ends_with("x…"));
+        assert!(tail.render_as(false).ends_with("<letters:400>…"));
+        assert_eq!(tail.lines_seen(), 103);
+    }
+
+    #[test]
+    fn the_tail_is_redacted_unless_shown_verbatim_and_says_how_much_there_was() {
+        let tail = StderrTail::default();
+        tail.push(b"Traceback (most recent call last):\n");
+        tail.push(b"  File \"/srv/bridge.py\", line 7, in add\n");
+        tail.push(b"KeyError: 'flat white'\npartial");
+        let redacted = tail.render_as(false);
+        assert_eq!(
+            redacted,
+            "\nthe child's stderr (4 lines, 105 bytes) ends with these lines, redacted to \
+             their shape (set MEMORY_CONFORMANCE_SHOW_STDERR=1 to see them verbatim):\
+             \n  | Traceback (most recent call last):\
+             \n  |   File \"/srv/bridge.py\", line 7, in add\
+             \n  | KeyError: '<letters:4> <letters:5>'\
+             \n  | <letters:7>"
+        );
+        let verbatim = tail.render_as(true);
+        assert!(
+            verbatim.starts_with("\nthe child's stderr (4 lines, 105 bytes) ends with:\n"),
+            "{verbatim}"
+        );
+        assert!(
+            verbatim.ends_with("\n  | KeyError: 'flat white'\n  | partial"),
+            "{verbatim}"
+        );
     }
 }
