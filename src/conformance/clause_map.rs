@@ -13,7 +13,7 @@ pub(crate) struct Clause {
     /// `R1.byte-for-byte`, or `readd = append`.
     pub(crate) id: Cow<'static, str>,
     /// What it says, in one line.
-    pub(crate) says: &'static str,
+    pub(crate) says: Cow<'static, str>,
     /// The ids of the rules that check it.
     pub(crate) rules: &'static [&'static str],
     /// The names of the generated inputs ([`INPUTS`]) that reach it.
@@ -157,31 +157,33 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
 pub(crate) const SPECIFICATION: &[Clause] = &[
     Clause {
         id: Cow::Borrowed("R1.two-level"),
-        says: "storage is the pair (app name, user id), then the session id",
+        says: Cow::Borrowed("storage is the pair (app name, user id), then the session id"),
         rules: &["key.isolation", "replace.other_sessions_untouched"],
         inputs: &["near-miss keys", "near-miss session ids"],
     },
     Clause {
         id: Cow::Borrowed("R1.byte-for-byte"),
-        says: "keys are compared byte for byte: no trimming, case folding or normalisation",
+        says: Cow::Borrowed(
+            "keys are compared byte for byte: no trimming, case folding or normalisation",
+        ),
         rules: &["key.isolation", "query.unknown_key"],
         inputs: &["near-miss keys", "odd key strings"],
     },
     Clause {
         id: Cow::Borrowed("R1.no-join"),
-        says: "no two distinct pairs ever share storage, whatever would join them",
+        says: Cow::Borrowed("no two distinct pairs ever share storage, whatever would join them"),
         rules: &["key.no_separator_collision", "model.random_ops"],
         inputs: &["joined keys", "random operations"],
     },
     Clause {
         id: Cow::Borrowed("R2.kept-events"),
-        says: "only events whose content is present and has a part are stored",
+        says: Cow::Borrowed("only events whose content is present and has a part are stored"),
         rules: &["index.empty_events", "model.random_ops"],
         inputs: &["textless events", "random operations"],
     },
     Clause {
         id: Cow::Borrowed("R2.replace"),
-        says: "a re-add replaces what the session held, also with an empty list",
+        says: Cow::Borrowed("a re-add replaces what the session held, also with an empty list"),
         rules: &[
             "replace.readd_replaces",
             "replace.readd_with_nothing",
@@ -191,43 +193,49 @@ pub(crate) const SPECIFICATION: &[Clause] = &[
     },
     Clause {
         id: Cow::Borrowed("R2.others-untouched"),
-        says: "other sessions are never touched",
+        says: Cow::Borrowed("other sessions are never touched"),
         rules: &["replace.other_sessions_untouched"],
         inputs: &["near-miss session ids", "near-miss keys", "re-adds"],
     },
     Clause {
         id: Cow::Borrowed("R2.no-state"),
-        says: "session state is never stored for search",
+        says: Cow::Borrowed("session state is never stored for search"),
         rules: &["index.text_only"],
         inputs: &["session state"],
     },
     Clause {
         id: Cow::Borrowed("R3.lowercase"),
-        says: "the query is lowercased, full Unicode",
+        says: Cow::Borrowed("the query is lowercased, full Unicode"),
         rules: &["query.case_insensitive"],
         inputs: &["cased words"],
     },
     Clause {
         id: Cow::Borrowed("R3.ascii-whitespace"),
-        says: "the query is split on runs of ASCII whitespace; empty tokens are ignored",
+        says: Cow::Borrowed(
+            "the query is split on runs of ASCII whitespace; empty tokens are ignored",
+        ),
         rules: &["query.multi_word", "query.blank", "model.random_ops"],
         inputs: &["separators", "blank queries"],
     },
     Clause {
         id: Cow::Borrowed("R3.punctuation-stays"),
-        says: "punctuation stays attached to its token",
+        says: Cow::Borrowed("punctuation stays attached to its token"),
         rules: &["punctuation.query"],
         inputs: &["punctuation"],
     },
     Clause {
         id: Cow::Borrowed("R4.text-parts"),
-        says: "only text parts are read; calls, responses, inline data (and authors) add nothing",
+        says: Cow::Borrowed(
+            "only text parts are read; calls, responses, inline data (and authors) add nothing",
+        ),
         rules: &["index.text_only", "result.fidelity"],
         inputs: &["tool parts", "authors", "multi-part contents"],
     },
     Clause {
         id: Cow::Borrowed("R4.ascii-letters"),
-        says: "words are runs of [A-Za-z], ASCII-lowercased; digits, `_`, accents and non-Latin letters separate",
+        says: Cow::Borrowed(
+            "words are runs of [A-Za-z], ASCII-lowercased; digits, `_`, accents and non-Latin letters separate",
+        ),
         rules: &[
             "punctuation.event",
             "query.digits",
@@ -238,61 +246,67 @@ pub(crate) const SPECIFICATION: &[Clause] = &[
     },
     Clause {
         id: Cow::Borrowed("R4.fix-2"),
-        says: "a stored non-text part never breaks a search",
+        says: Cow::Borrowed("a stored non-text part never breaks a search"),
         rules: &["index.text_only", "index.empty_events", "result.fidelity"],
         inputs: &["tool parts", "textless events", "multi-part contents"],
     },
     Clause {
         id: Cow::Borrowed("R5.any-token"),
-        says: "an event matches when at least one query token equals one of its words",
+        says: Cow::Borrowed(
+            "an event matches when at least one query token equals one of its words",
+        ),
         rules: &["query.multi_word", "model.random_ops"],
         inputs: &["separators", "random operations"],
     },
     Clause {
         id: Cow::Borrowed("R5.dead-tokens"),
-        says: "a token not made only of ASCII letters never matches",
+        says: Cow::Borrowed("a token not made only of ASCII letters never matches"),
         rules: &["punctuation.query", "query.digits", "query.non_ascii"],
         inputs: &["punctuation", "digits", "non-ASCII words"],
     },
     Clause {
         id: Cow::Borrowed("R6.every-match"),
-        says: "every matching event of every session of the key: no score, no limit",
+        says: Cow::Borrowed("every matching event of every session of the key: no score, no limit"),
         rules: &["result.limit", "model.random_ops"],
         inputs: &["many matches", "random operations"],
     },
     Clause {
         id: Cow::Borrowed("R6.no-dedup"),
-        says: "the same event stored in two sessions comes back twice",
+        says: Cow::Borrowed("the same event stored in two sessions comes back twice"),
         rules: &["model.random_ops", "result.limit"],
         inputs: &["random operations", "many matches"],
     },
     Clause {
         id: Cow::Borrowed("R6.order"),
-        says: "sessions in the order their ids were first added, events in session order",
+        says: Cow::Borrowed(
+            "sessions in the order their ids were first added, events in session order",
+        ),
         rules: &["result.order"],
         inputs: &["re-adds"],
     },
     Clause {
         id: Cow::Borrowed("R6.entries"),
-        says: "an entry is the event's content unchanged, its author and an RFC 3339 UTC timestamp with milliseconds (fix 3)",
+        says: Cow::Borrowed(
+            "an entry is the event's content unchanged, its author and an RFC 3339 UTC timestamp with milliseconds (fix 3)",
+        ),
         rules: &["result.fidelity"],
         inputs: &["multi-part contents", "timestamps", "authors"],
     },
     Clause {
         id: Cow::Borrowed("R7.unknown-key"),
-        says: "an unknown key gives an empty response, not an error",
+        says: Cow::Borrowed("an unknown key gives an empty response, not an error"),
         rules: &["query.unknown_key"],
         inputs: &["near-miss keys"],
     },
     Clause {
         id: Cow::Borrowed("R7.blank-query"),
-        says: "an empty or whitespace-only query gives an empty response",
+        says: Cow::Borrowed("an empty or whitespace-only query gives an empty response"),
         rules: &["query.blank"],
         inputs: &["blank queries"],
     },
     Clause {
         id: Cow::Borrowed("R7.any-string"),
-        says: "any string is accepted as app name, user id, session id or query",
+        says: Cow::Borrowed("any string is accepted as app name, user id, session id or query"),
         rules: &[
             "key.isolation",
             "key.no_separator_collision",
@@ -302,31 +316,37 @@ pub(crate) const SPECIFICATION: &[Clause] = &[
     },
     Clause {
         id: Cow::Borrowed("R8.adds-land"),
-        says: "concurrent adds of distinct sessions all land",
+        says: Cow::Borrowed("concurrent adds of distinct sessions all land"),
         rules: &["concurrency.adds_land"],
         inputs: &["concurrent adds"],
     },
     Clause {
         id: Cow::Borrowed("R8.atomic-replace"),
-        says: "a concurrent search sees the old list or the new one, never a mix",
+        says: Cow::Borrowed("a concurrent search sees the old list or the new one, never a mix"),
         rules: &["concurrency.atomic_replace"],
         inputs: &["racing replace"],
     },
     Clause {
         id: Cow::Borrowed("R9.delta"),
-        says: "a delta appends the events whose id the session does not hold; no session id is a session of its own",
+        says: Cow::Borrowed(
+            "a delta appends the events whose id the session does not hold; no session id is a session of its own",
+        ),
         rules: &["delta.as_declared", "model.random_ops"],
         inputs: &["event deltas", "random operations"],
     },
     Clause {
         id: Cow::Borrowed("R9.memories"),
-        says: "explicit memories are searchable like events, stored as given, under their key only",
+        says: Cow::Borrowed(
+            "explicit memories are searchable like events, stored as given, under their key only",
+        ),
         rules: &["memories.searchable", "model.random_ops"],
         inputs: &["explicit memories", "random operations"],
     },
     Clause {
         id: Cow::Borrowed("R9.delete"),
-        says: "a deleted memory is never returned again, under any query, from any instance, after a reopen or a re-add",
+        says: Cow::Borrowed(
+            "a deleted memory is never returned again, under any query, from any instance, after a reopen or a re-add",
+        ),
         rules: &["forget.never_returned", "model.random_ops"],
         inputs: &[
             "deletions",
@@ -337,25 +357,29 @@ pub(crate) const SPECIFICATION: &[Clause] = &[
     },
     Clause {
         id: Cow::Borrowed("R9.delete-scoped"),
-        says: "deleting under one key never touches another; an unknown id changes nothing",
+        says: Cow::Borrowed(
+            "deleting under one key never touches another; an unknown id changes nothing",
+        ),
         rules: &["forget.other_keys_untouched", "forget.never_returned"],
         inputs: &["deletions", "near-miss keys", "joined keys"],
     },
     Clause {
         id: Cow::Borrowed("R9.entry-ids"),
-        says: "every entry carries its memory's id, the same in every search",
+        says: Cow::Borrowed("every entry carries its memory's id, the same in every search"),
         rules: &["result.entry_ids"],
         inputs: &["many matches"],
     },
     Clause {
         id: Cow::Borrowed("R9.search-limit"),
-        says: "a search with a limit returns the first n entries of the answer",
+        says: Cow::Borrowed("a search with a limit returns the first n entries of the answer"),
         rules: &["result.limit_option"],
         inputs: &["limited searches", "many matches"],
     },
     Clause {
         id: Cow::Borrowed("guide.load-memory"),
-        says: "a fact written in one session is found by `load_memory` in a later session",
+        says: Cow::Borrowed(
+            "a fact written in one session is found by `load_memory` in a later session",
+        ),
         rules: &["recall.across_sessions"],
         inputs: &["later session"],
     },
@@ -369,7 +393,12 @@ pub(crate) fn dimension_values() -> Vec<Clause> {
         .flat_map(|row| {
             row.values.into_iter().map(move |entry| Clause {
                 id: Cow::Owned(value_id(row.key, entry)),
-                says: entry.says,
+                says: match entry.departs {
+                    Some(clause) => {
+                        Cow::Owned(format!("{} (a stated departure from {clause})", entry.says))
+                    }
+                    None => Cow::Borrowed(entry.says),
+                },
                 rules: entry.rules,
                 inputs: entry.inputs,
             })

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
+use crate::profile::Profile;
 use crate::profile::dimension::{self, value_id};
-use crate::profile::{Profile, Strings, Timestamps};
 
 /// A required rule the backend is known to break, and why. Its trial passes while the
 /// violation shows and fails as soon as it disappears, so an upstream fix is noticed.
@@ -114,31 +114,16 @@ pub fn implied_violations(profile: &Profile) -> Vec<KnownViolation> {
 /// assert_eq!(python[0].0, "R6.entries");
 /// ```
 pub fn departures(profile: &Profile) -> Vec<(&'static str, String)> {
-    let mut departures = Vec::new();
-    if profile.timestamps == Timestamps::NaiveIsoformat {
-        departures.push((
-            "R6.entries",
-            "the profile declares timestamps = naive isoformat: an entry's timestamp is the \
-             event's wall-clock time without an offset, as Python's isoformat writes it; \
-             result.fidelity checks that format, and the content, role and author as before"
-                .to_owned(),
-        ));
-    }
-    match profile.strings {
-        Strings::WithoutNul => departures.push((
-            "R7.any-string",
-            "the profile declares strings = without NUL: a call carrying U+0000 may fail with \
-             an error (the store cannot hold it), never panic or hang, and the case ends there"
-                .to_owned(),
-        )),
-        Strings::WithoutNulOrEmptyKey => departures.push((
-            "R7.any-string",
-            "the profile declares strings = without NUL or empty key: a call carrying U+0000, \
-             or under an empty app name or user id, may fail with an error (the service refuses \
-             it), never panic or hang, and the case ends there"
-                .to_owned(),
-        )),
-        _ => {}
-    }
-    departures
+    dimension::table()
+        .into_iter()
+        .filter_map(|row| {
+            let entry = (row.entry)(profile)?;
+            let clause = entry.departs?;
+            let declared = value_id(row.key, entry);
+            Some((
+                clause,
+                format!("the profile declares {declared}: {}", entry.says),
+            ))
+        })
+        .collect()
 }

@@ -29,6 +29,9 @@ pub(crate) struct ValueEntry {
     pub(crate) inputs: &'static [&'static str],
     /// The required rules it says cannot hold: (rule id, why).
     pub(crate) implies: &'static [(&'static str, &'static str)],
+    /// The clause of the contract it states a departure from, if any: the rules check the
+    /// behaviour it declares instead of the clause, and exempt nothing else.
+    pub(crate) departs: Option<&'static str>,
 }
 
 /// A dimension of a [`Profile`]: a field whose value is one of a few kinds.
@@ -62,6 +65,7 @@ macro_rules! value_entry {
         rules: [$($rule:literal),* $(,)?],
         inputs: [$($input:literal),* $(,)?]
         $(, implies: [$(($implied:literal, $why:literal $(,)?)),* $(,)?])?
+        $(, departs: $clause:literal)?
     ) => {
         ValueEntry {
             value: $value,
@@ -69,7 +73,18 @@ macro_rules! value_entry {
             rules: &[$($rule),*],
             inputs: &[$($input),*],
             implies: &[$($(($implied, $why)),*)?],
+            departs: departs!($($clause)?),
         }
+    };
+}
+
+/// A [`ValueEntry`]'s `departs`: the clause given, else none.
+macro_rules! departs {
+    () => {
+        None
+    };
+    ($clause:literal) => {
+        Some($clause)
     };
 }
 
@@ -84,6 +99,7 @@ macro_rules! entry_of {
         rules: $rules:tt,
         inputs: $inputs:tt,
         $(implies: $implies:tt,)?
+        $(departs: $clause:literal,)?
         $(text: $text:expr $(,)?)?
     }) => {
         Some(&value_entry!(
@@ -92,6 +108,7 @@ macro_rules! entry_of {
             rules: $rules,
             inputs: $inputs
             $(, implies: $implies)?
+            $(, departs: $clause)?
         ))
     };
 }
@@ -99,10 +116,10 @@ macro_rules! entry_of {
 /// The text a row of [`dimension!`] gives its value in the profile table: its `text`, or else
 /// the value's name.
 macro_rules! text_of {
-    ({ $(value: $value:literal, says: $says:literal, rules: $rules:tt, inputs: $inputs:tt, $(implies: $implies:tt,)?)? text: $text:expr $(,)? }) => {
+    ({ $(value: $value:literal, says: $says:literal, rules: $rules:tt, inputs: $inputs:tt, $(implies: $implies:tt,)? $(departs: $clause:literal,)?)? text: $text:expr $(,)? }) => {
         $text
     };
-    ({ value: $value:literal, says: $says:literal, rules: $rules:tt, inputs: $inputs:tt $(, implies: $implies:tt)? $(,)? }) => {
+    ({ value: $value:literal, says: $says:literal, rules: $rules:tt, inputs: $inputs:tt $(, implies: $implies:tt)? $(, departs: $clause:literal)? $(,)? }) => {
         $value
     };
 }
@@ -222,7 +239,13 @@ impl Row {
             key: D::KEY,
             label: D::LABEL,
             decided_by: D::DECIDED_BY,
-            text: Box::new(|profile| D::of(profile).text()),
+            text: Box::new(|profile| {
+                let value = D::of(profile);
+                match value.entry().and_then(|entry| entry.departs) {
+                    Some(clause) => format!("{} (departs from {clause})", value.text()),
+                    None => value.text(),
+                }
+            }),
             entry: Box::new(|profile| D::of(profile).entry()),
             values,
         }
@@ -800,10 +823,11 @@ dimension! {
     }
     Timestamps::NaiveIsoformat => {
         value: "naive isoformat",
-        says: "Python's naive isoformat of the instant, microseconds when not zero (a stated departure from R6.entries; the rest of result.fidelity still holds)",
+        says: "an entry's timestamp is the event's wall-clock time without an offset, as Python's isoformat writes it, microseconds when not zero; result.fidelity checks that format, and the content, role and author as before",
         rules: ["result.fidelity"],
         inputs: ["timestamps", "multi-part contents", "authors"],
-        text: "naive local isoformat, microseconds when not zero (departs from R6.entries)",
+        departs: "R6.entries",
+        text: "naive local isoformat, microseconds when not zero",
     }
 }
 
@@ -825,17 +849,19 @@ dimension! {
     }
     Strings::WithoutNul => {
         value: "without NUL",
-        says: "a call carrying U+0000 may fail with an error, never panic or hang, which ends the case (a stated departure from R7.any-string); every other case runs as usual",
+        says: "a call carrying U+0000 may fail with an error (the store cannot hold it), never panic or hang, and the case ends there; every other case runs as usual",
         rules: ["key.isolation", "key.no_separator_collision", "model.random_ops"],
         inputs: ["odd key strings"],
-        text: "without U+0000, a call carrying one may fail (departs from R7.any-string)",
+        departs: "R7.any-string",
+        text: "without U+0000, a call carrying one may fail",
     }
     Strings::WithoutNulOrEmptyKey => {
         value: "without NUL or empty key",
-        says: "a call carrying U+0000, or under an empty app name or user id, may fail with an error, never panic or hang, which ends the case (a stated departure from R7.any-string); every other case runs as usual",
+        says: "a call carrying U+0000, or under an empty app name or user id, may fail with an error (the service refuses it), never panic or hang, and the case ends there; every other case runs as usual",
         rules: ["key.isolation", "key.no_separator_collision", "model.random_ops"],
         inputs: ["odd key strings", "near-miss keys", "joined keys"],
-        text: "without U+0000 or an empty app name or user id, a call carrying one may fail (departs from R7.any-string)",
+        departs: "R7.any-string",
+        text: "without U+0000 or an empty app name or user id, a call carrying one may fail",
     }
 }
 
