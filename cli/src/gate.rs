@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use memory_conformance::conformance::ProfileFile;
 use memory_conformance::conformance::rules::{self, Rule};
+use memory_conformance::conformance::{DEFAULT_OP_TIMEOUT, KnownViolation, ProfileFile};
 use memory_conformance::conformance::{
     Gate, RECALL_FLOOR, RECALL_SNAPSHOT, Subject, Trial, TrialOutcome,
 };
@@ -16,6 +16,7 @@ use memory_conformance::process::{bridged_subject, command_line};
 use serde::Serialize;
 
 use crate::junit::{self, Case, Outcome};
+use crate::profiles;
 use crate::snapshot;
 
 /// What the command line asked for.
@@ -42,6 +43,74 @@ pub struct Options {
     pub snapshots: Option<PathBuf>,
     /// How long one call of the bridge may take.
     pub op_timeout: Duration,
+}
+
+/// The command's flags, as given.
+pub struct Flags {
+    /// The bridge's program and its arguments.
+    pub command: Vec<OsString>,
+    /// `--profile`: a profile file or a preset's name.
+    pub profile: String,
+    /// `--backend`: the name in test names.
+    pub backend: Option<String>,
+    /// `--known-violation RULE=REASON`, each.
+    pub known_violations: Vec<String>,
+    /// `--rules`.
+    pub rules: Vec<String>,
+    /// `--cases`.
+    pub cases: Option<u32>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--partition K/N`.
+    pub partition: Option<(usize, usize)>,
+    /// `--junit`.
+    pub junit: Option<PathBuf>,
+    /// `--format json`.
+    pub json: bool,
+    /// `--snapshots`.
+    pub snapshots: Option<PathBuf>,
+    /// `--op-timeout`, in seconds.
+    pub op_timeout: Option<u64>,
+}
+
+impl Flags {
+    /// The run the flags ask for: the profile file loaded, the flags' known violations before
+    /// its own, their cases and seed winning over its, and the per-call timeout the flag's,
+    /// else the file's, else [`DEFAULT_OP_TIMEOUT`]. `Err` names what is wrong.
+    pub fn options(self) -> Result<Options, String> {
+        let declared = self
+            .known_violations
+            .iter()
+            .map(|declared| {
+                declared
+                    .split_once('=')
+                    .map(|(rule, reason)| KnownViolation::declared(rule.trim(), reason.trim()))
+                    .ok_or_else(|| format!("--known-violation {declared:?} is not RULE=REASON"))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let mut file = profiles::load(&self.profile)?;
+        // The bridge owns the file's timeout: the gate does not apply it again.
+        let op_timeout = self
+            .op_timeout
+            .or(file.op_timeout_seconds.take())
+            .unwrap_or(DEFAULT_OP_TIMEOUT.as_secs())
+            .max(1);
+        file.known_violations.splice(0..0, declared);
+        file.cases = self.cases.or(file.cases);
+        file.seed = self.seed.or(file.seed);
+        Ok(Options {
+            command: self.command,
+            file,
+            profile_arg: self.profile,
+            backend: self.backend,
+            rules: self.rules,
+            partition: self.partition,
+            junit: self.junit,
+            json: self.json,
+            snapshots: self.snapshots,
+            op_timeout: Duration::from_secs(op_timeout),
+        })
+    }
 }
 
 /// One test of the run, as the gate's trial came out, formatted.

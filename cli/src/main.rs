@@ -3,9 +3,9 @@
 
 mod diagnose;
 mod explain;
-use memory_conformance::conformance::{DEFAULT_OP_TIMEOUT, KnownViolation};
-use memory_conformance::infer;
-use memory_conformance_cli::{gate, profiles, recall, report, snapshot, subject};
+mod infer;
+use memory_conformance::conformance::DEFAULT_OP_TIMEOUT;
+use memory_conformance_cli::{gate, profiles, recall, report, snapshot};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -353,39 +353,22 @@ fn main() -> ExitCode {
             snapshots,
             op_timeout,
             command,
-        } => known_violations
-            .iter()
-            .map(|declared| {
-                declared
-                    .split_once('=')
-                    .map(|(rule, reason)| KnownViolation::declared(rule.trim(), reason.trim()))
-                    .ok_or_else(|| format!("--known-violation {declared:?} is not RULE=REASON"))
-            })
-            .collect::<Result<Vec<_>, String>>()
-            .and_then(|known_violations| {
-                let mut file = profiles::load(&profile)?;
-                // The bridge owns the file's timeout: the gate does not apply it again.
-                let op_timeout = op_timeout
-                    .or(file.op_timeout_seconds.take())
-                    .unwrap_or(DEFAULT_OP_TIMEOUT.as_secs())
-                    .max(1);
-                // The flags add to the file, or win over it.
-                file.known_violations.splice(0..0, known_violations);
-                file.cases = cases.or(file.cases);
-                file.seed = seed.or(file.seed);
-                gate::run(gate::Options {
-                    command,
-                    file,
-                    profile_arg: profile,
-                    backend,
-                    rules,
-                    partition,
-                    junit,
-                    json: matches!(format, GateFormat::Json),
-                    snapshots,
-                    op_timeout: std::time::Duration::from_secs(op_timeout),
-                })
-            }),
+        } => gate::Flags {
+            command,
+            profile,
+            backend,
+            known_violations,
+            rules,
+            cases,
+            seed,
+            partition,
+            junit,
+            json: matches!(format, GateFormat::Json),
+            snapshots,
+            op_timeout,
+        }
+        .options()
+        .and_then(gate::run),
         Command::Infer {
             backend,
             name,
@@ -393,36 +376,7 @@ fn main() -> ExitCode {
             seed,
             op_timeout,
             command,
-        } => {
-            let subject = subject::chosen(backend.as_deref(), &command, op_timeout, || {
-                let name = name.clone().unwrap_or_else(|| "inferred".into());
-                Ok((name, memory_conformance::profile::Profile::reference()))
-            });
-            subject.and_then(|(subject, bridge)| {
-                let inferring = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    infer::infer(&subject, cases, seed, |dimension| {
-                        eprintln!("memory-conformance infer: deciding {dimension}");
-                    })
-                }));
-                // A bridge that stopped working is one error (exit 2), whatever it broke.
-                if let Some(why) = bridge.as_ref().and_then(|bridge| bridge.broken()) {
-                    return Err(format!(
-                        "the bridge stopped working while its profile was inferred: {why}"
-                    ));
-                }
-                let mut inferred =
-                    inferring.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                if let Some(name) = name {
-                    inferred.profile.name = name;
-                }
-                print!("{}", inferred.to_toml());
-                Ok(if inferred.has_misfit() {
-                    ExitCode::FAILURE
-                } else {
-                    ExitCode::SUCCESS
-                })
-            })
-        }
+        } => infer::run(backend.as_deref(), name, cases, seed, op_timeout, &command),
         Command::Profile {
             action: ProfileAction::Show,
             profile,
@@ -471,24 +425,14 @@ fn main() -> ExitCode {
             op_timeout,
             dataset,
             command,
-        } => {
-            let subject = subject::chosen(backend.as_deref(), &command, op_timeout, || {
-                let file = profiles::load(&profile)?;
-                Ok((file.profile.name.clone(), file.profile))
-            });
-            subject
-                .and_then(|(subject, _)| {
-                    recall::run_benchmark(subject, &recall::dataset(&dataset)?)
-                })
-                .and_then(|run| {
-                    print!("{}", recall::render_run(&run));
-                    match &output {
-                        Some(path) => recall::save(&run, path),
-                        None => Ok(()),
-                    }
-                })
-                .map(|()| ExitCode::SUCCESS)
-        }
+        } => recall::benchmark(
+            backend.as_deref(),
+            &profile,
+            &command,
+            op_timeout,
+            &dataset,
+            output.as_deref(),
+        ),
         Command::Compare {
             before,
             after,

@@ -43,6 +43,29 @@ pub fn run_benchmark(subject: Subject, benchmark: &Benchmark) -> Result<Benchmar
     })
 }
 
+/// `memory-conformance benchmark`: the bundled `backend`'s, or the bridge `command`'s under
+/// the profile `profile` names (each call bounded by `op_timeout` seconds), answers to the
+/// dataset `dataset` names, printed, and saved to `output` when given.
+pub fn benchmark(
+    backend: Option<&str>,
+    profile: &str,
+    command: &[std::ffi::OsString],
+    op_timeout: u64,
+    dataset_name: &str,
+    output: Option<&Path>,
+) -> Result<ExitCode, String> {
+    let (subject, _) = crate::subject::chosen(backend, command, op_timeout, || {
+        let file = crate::profiles::load(profile)?;
+        Ok((file.profile.name.clone(), file.profile))
+    })?;
+    let run = run_benchmark(subject, &dataset(dataset_name)?)?;
+    print!("{}", render_run(&run));
+    if let Some(path) = output {
+        save(&run, path)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// The figures and every question's outcome, for a person.
 pub fn render_run(run: &BenchmarkRun) -> String {
     format!(

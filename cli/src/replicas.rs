@@ -1,20 +1,14 @@
 //! The report's section on the debugging guide's replicas: each backend's write through
 //! replica 1 of 3, and which searches spread across the three found it
-//! ([`memory_conformance::conformance::replicas`]).
+//! ([`Gate::observe_replicas`]).
 
 use std::fmt::Write as _;
-use std::sync::mpsc;
-use std::time::Duration;
 
 use memory_conformance::conformance::Gate;
-use memory_conformance::conformance::{REPLICAS, ReplicaSpread, replicas};
+use memory_conformance::conformance::{REPLICAS, ReplicaSpread};
 
 /// Searches after the write: one through each replica.
 pub const SEARCHES: usize = REPLICAS;
-
-/// How long one backend's probe may take before it is reported as not finished: it runs on
-/// its own thread, so a backend that blocks its thread cannot hang the report.
-const DEADLINE: Duration = Duration::from_secs(60);
 
 /// The Markdown section `## Replicas behind a load balancer`: for each gate, in order, how
 /// many of [`SEARCHES`] searches spread round-robin across three replicas found a write made
@@ -55,7 +49,7 @@ pub fn replicas_section(gates: &[Gate]) -> String {
                     "no"
                 },
             ),
-            None => match observe(gate) {
+            None => match gate.observe_replicas(SEARCHES) {
                 Ok(spread) => format!(
                     "| {name} | {} | {} | {} |",
                     if spread.declared_shared { "yes" } else { "no" },
@@ -88,31 +82,6 @@ fn searches(spread: &ReplicaSpread) -> String {
         .map(|(replica, found)| format!("{replica}: {}", if *found { "yes" } else { "no" }))
         .collect();
     each.join(", ")
-}
-
-/// The probe of `gate`'s subject on its own thread and runtime, within [`DEADLINE`].
-fn observe(gate: &Gate) -> Result<ReplicaSpread, String> {
-    let subject = gate.subject().clone();
-    let (sender, receiver) = mpsc::channel();
-    std::thread::Builder::new()
-        .name("replicas".into())
-        .spawn(move || {
-            let observed = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .map_err(|err| format!("could not start: no tokio runtime ({err})"))
-                .and_then(|runtime| {
-                    let observed = runtime.block_on(replicas(&subject, SEARCHES));
-                    runtime.shutdown_background();
-                    observed.map_err(|problem| format!("failed at {problem}"))
-                });
-            let _ = sender.send(observed);
-        })
-        .map_err(|err| format!("could not start: no thread ({err})"))?;
-    receiver
-        .recv_timeout(DEADLINE)
-        .unwrap_or_else(|_| Err(format!("did not finish within {DEADLINE:?}")))
 }
 
 #[cfg(test)]

@@ -288,6 +288,7 @@ impl Gate {
 
 #[cfg(feature = "harness")]
 mod run {
+    use super::super::ReplicaSpread;
     use super::super::isolation::on_own_thread;
     use super::super::report::{GateReport, RuleRun};
     use super::super::rules::{self, Rule};
@@ -430,6 +431,20 @@ mod run {
                     observed
                 },
             )
+        }
+
+        /// The debugging guide's replicas for the subject ([`replicas`](super::super::replicas)):
+        /// a write through replica 1 of 3, then `searches` searches spread round-robin across
+        /// them, on a thread and runtime of its own within the [rule timeout](Gate::rule_timeout),
+        /// so a backend that blocks its thread cannot hang the caller.
+        pub fn observe_replicas(&self, searches: usize) -> Result<ReplicaSpread, String> {
+            let subject = self.subject.clone();
+            on_own_thread(
+                "replicas",
+                self.subject.options.rule_timeout(),
+                move || async move { super::super::replicas(&subject, searches).await },
+            )?
+            .map_err(|problem| format!("failed at {problem}"))
         }
 
         /// The backend's answers to the [recall benchmark](crate::benchmark) version 1, on a
