@@ -238,9 +238,9 @@ impl<'a> EventIds<'a> {
         let mut by_content = HashMap::new();
         for session in &benchmark.sessions {
             for event in &session.events {
-                if let Some(content) = &event.content {
+                if let Some(key) = event.content.as_ref().and_then(Content::entry_key) {
                     by_content
-                        .entry((session.user_id.as_str(), content_key(content)))
+                        .entry((session.user_id.as_str(), key))
                         .or_insert(event.id.as_str());
                 }
             }
@@ -250,15 +250,11 @@ impl<'a> EventIds<'a> {
 
     /// The id of `user`'s first event whose content `content` is, or `?`.
     fn of_content(&self, user: &str, content: &Content) -> String {
-        self.by_content
-            .get(&(user, content_key(content)))
+        content
+            .entry_key()
+            .and_then(|key| self.by_content.get(&(user, key)))
             .map_or_else(|| "?".to_owned(), |id| (*id).to_owned())
     }
-}
-
-/// A content as a map key: its JSON, which two contents share exactly when they are equal.
-fn content_key(content: &Content) -> String {
-    serde_json::to_string(content).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -44,6 +44,14 @@ impl Content {
         self.parts.iter().filter_map(Part::as_text)
     }
 
+    /// The content as the entry it is to every rule but `result.fidelity`, and to the recall
+    /// probes and benchmarks: its text parts, in order (the role and other kinds of part
+    /// aside); `None` without a text part.
+    pub(crate) fn entry_key(&self) -> Option<String> {
+        let texts: Vec<&str> = self.texts().collect();
+        (!texts.is_empty()).then(|| texts.join("\u{1f}"))
+    }
+
     /// Whether at least one part is non-empty text: the only content a text index can ever find.
     pub fn has_text(&self) -> bool {
         self.texts().any(|text| !text.is_empty())

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::corpus::{self, Probe};
 use crate::profile::Profile;
 use crate::profile::{Limit, Order, VectorIndex};
-use crate::{MemoryKey, MemoryService};
+use crate::{Content, MemoryKey, MemoryService};
 
 /// What one backend returned for every probe of the probe set.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -206,11 +206,11 @@ async fn search(
         .memories
         .iter()
         .map(|entry| {
-            let key = serde_json::to_string(&entry.content).unwrap_or_default();
-            labels
-                .get(&key)
-                .cloned()
-                .unwrap_or_else(|| format!("unknown content {key}"))
+            let label = entry.content.entry_key().and_then(|key| labels.get(&key));
+            label.cloned().unwrap_or_else(|| {
+                let json = serde_json::to_string(&entry.content).unwrap_or_default();
+                format!("unknown content {json}")
+            })
         })
         .collect();
     // An approximate vector index (HNSW, IVFFlat) promises neither exactly which of the
@@ -242,14 +242,14 @@ fn labels(sessions: &[crate::Session]) -> HashMap<String, String> {
             format!("{}/{}/{}", session.app_name, session.user_id, session.id)
         };
         for (n, event) in session.events.iter().enumerate() {
-            let Some(content) = &event.content else {
+            let Some(key) = event.content.as_ref().and_then(Content::entry_key) else {
                 continue;
             };
             let mut label = format!("{prefix}#{}", n + 1);
             while !used.insert(label.clone()) {
                 label.push('\'');
             }
-            labels.insert(serde_json::to_string(content).unwrap_or_default(), label);
+            labels.insert(key, label);
         }
     }
     labels
