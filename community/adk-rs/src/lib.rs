@@ -250,4 +250,60 @@ mod tests {
             );
         }
     }
+
+    /// The gate's `concurrency.adds_land` is a known violation because a search finds too
+    /// much (a substring), so whether concurrent adds all land is checked here, with words
+    /// none of which holds another: sessions added from 8 threads at once are all found.
+    #[test]
+    fn concurrent_adds_all_land() {
+        let memory = std::sync::Arc::new(AdkRsMemory::new(
+            adk_rs::services::mem::InMemoryMemoryService::new(),
+        ));
+        let word = |i: usize| format!("<{i}>");
+        let threads: Vec<_> = (0..8)
+            .map(|thread| {
+                let memory = memory.clone();
+                std::thread::spawn(move || {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .build()
+                        .unwrap();
+                    for i in (thread..64).step_by(8) {
+                        let mut session = Session::new("support", "u-42", format!("s-{i}"));
+                        session.events.push(memory_conformance::Event::new(
+                            "user",
+                            Some(Content::text(format!("tea {}", word(i))).with_role("user")),
+                        ));
+                        runtime
+                            .block_on(memory.add_session_to_memory(&session))
+                            .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().unwrap();
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        for i in 0..64 {
+            let found = runtime
+                .block_on(memory.search_memory("support", "u-42", &word(i)))
+                .unwrap();
+            let texts: Vec<Vec<&str>> = found
+                .memories
+                .iter()
+                .map(|m| m.content.texts().collect())
+                .collect();
+            assert_eq!(
+                texts,
+                vec![vec![format!("tea {}", word(i)).as_str()]],
+                "session s-{i}"
+            );
+        }
+        let all = runtime
+            .block_on(memory.search_memory("support", "u-42", "tea"))
+            .unwrap();
+        assert_eq!(all.memories.len(), 64);
+    }
 }
