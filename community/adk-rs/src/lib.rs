@@ -1,8 +1,9 @@
 //! adk-rs 0.6.0 (crates.io, a Rust port of ADK) behind memory-conformance's
 //! [`MemoryService`]: [`AdkRsMemory`] wraps any `adk_rs::core::MemoryService`, converting the
 //! kit's sessions to adk-rs's and its entries back, so the kit's gates can run against the real
-//! package. `tests/findings.rs` reproduces, in adk-rs's own API, what the kit found in its
-//! `InMemoryMemoryService` (`docs/findings/adk-rs-*.md`).
+//! package. [`gate`] is the gate of its `InMemoryMemoryService`, under the profile
+//! `profile.toml` declares ([`PROFILE`]), run by `tests/conformance.rs`; `tests/findings.rs`
+//! reproduces, in adk-rs's own API, what the kit found in it (`docs/findings/adk-rs-*.md`).
 //!
 //! ```
 //! use memory_conformance::{Content, Event, MemoryService, Session};
