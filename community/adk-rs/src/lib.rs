@@ -1,8 +1,9 @@
 //! adk-rs 0.6.0 (crates.io, a Rust port of ADK) behind memory-conformance's
 //! [`MemoryService`]: [`AdkRsMemory`] wraps any `adk_rs::core::MemoryService`, converting the
 //! kit's sessions to adk-rs's and its entries back, so the kit's gates can run against the real
-//! package. `tests/findings.rs` reproduces, in adk-rs's own API, what the kit found in its
-//! `InMemoryMemoryService` (`docs/findings/adk-rs-*.md`).
+//! package. [`gate`] is the gate of its `InMemoryMemoryService`, under the profile
+//! `profile.toml` declares ([`PROFILE`]), run by `tests/conformance.rs`; `tests/findings.rs`
+//! reproduces, in adk-rs's own API, what the kit found in it (`docs/findings/adk-rs-*.md`).
 //!
 //! ```
 //! use memory_conformance::{Content, Event, MemoryService, Session};
@@ -20,6 +21,7 @@
 
 use adk_rs::core::MemoryService as AdkMemoryService;
 use adk_rs::genai_types::{Content as AdkContent, Part as AdkPart, Role};
+use memory_conformance::conformance::{Gate, ProfileFile, Subject};
 use memory_conformance::{
     Content, MemoryEntry, MemoryError, MemoryService, Part, SearchMemoryResponse, Session,
     Timestamp, async_trait,
@@ -159,15 +161,22 @@ fn entry_from_adk(entry: &adk_rs::core::MemoryEntry) -> Result<MemoryEntry, Memo
         converted = converted.with_author(author.clone());
     }
     if let Some(time) = entry.timestamp {
-        let nanos = (time * 1e9).round() as i128;
-        let instant = Timestamp::from_nanosecond(nanos).map_err(|err| {
-            MemoryError::backend(format!(
-                "adk-rs returned timestamp {time}, no instant: {err}"
-            ))
-        })?;
-        converted = converted.with_timestamp(MemoryEntry::format_timestamp(instant));
+        converted = converted.with_timestamp(MemoryEntry::format_timestamp(instant(time)?));
     }
     Ok(converted)
+}
+
+/// adk-rs's float seconds as an instant, to the nearest microsecond: a float near today's
+/// seconds holds about a quarter of a microsecond, so the nearest nanosecond can fall below the
+/// millisecond that was stored (`.001` comes back as `.000999936`), while the nearest
+/// microsecond is the one stored (ADK Python's datetimes have microseconds too).
+fn instant(time: f64) -> Result<Timestamp, MemoryError> {
+    let micros = (time * 1e6).round() as i128;
+    Timestamp::from_nanosecond(micros * 1000).map_err(|err| {
+        MemoryError::backend(format!(
+            "adk-rs returned timestamp {time}, no instant: {err}"
+        ))
+    })
 }
 
 #[async_trait]
@@ -198,5 +207,104 @@ impl<S: AdkMemoryService> MemoryService for AdkRsMemory<S> {
                 .map(entry_from_adk)
                 .collect::<Result<_, _>>()?,
         ))
+    }
+}
+
+/// The profile file adk-rs's `InMemoryMemoryService` is gated under (`profile.toml`): its
+/// design as profile dimensions, its defects and what the vocabulary cannot say as known
+/// violations.
+pub const PROFILE: &str = include_str!("../profile.toml");
+
+/// The gate of adk-rs 0.6.0's `InMemoryMemoryService` through [`AdkRsMemory`]: every rule of
+/// the kit against [`PROFILE`], a fresh service per case. `tests/conformance.rs` runs it.
+///
+/// ```
+/// let gate = memory_conformance_adk_rs::gate();
+/// assert_eq!(gate.subject().backend(), "adk-rs");
+/// ```
+pub fn gate() -> Gate {
+    let file = ProfileFile::parse(PROFILE)
+        .unwrap_or_else(|err| panic!("community/adk-rs/profile.toml: {err}"));
+    let subject = Subject::new("adk-rs", file.profile.clone(), || async {
+        AdkRsMemory::new(adk_rs::services::mem::InMemoryMemoryService::new())
+    });
+    Gate::new(subject)
+        .declared_by(&file)
+        .describe("adk-rs 0.6.0 InMemoryMemoryService (crates.io), through AdkRsMemory")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_millisecond_comes_back_as_it_went_in() {
+        // From 2026-01-01, the kit's generated timestamps.
+        for millis in 1_767_225_600_000..1_767_225_620_000 {
+            let sent = Timestamp::from_millisecond(millis).unwrap();
+            let back = instant(seconds(sent)).unwrap();
+            assert_eq!(
+                MemoryEntry::format_timestamp(back),
+                MemoryEntry::format_timestamp(sent),
+                "{millis} ms since 1970 went to adk-rs as {} s",
+                seconds(sent)
+            );
+        }
+    }
+
+    /// The gate's `concurrency.adds_land` is a known violation because a search finds too
+    /// much (a substring), so whether concurrent adds all land is checked here, with words
+    /// none of which holds another: sessions added from 8 threads at once are all found.
+    #[test]
+    fn concurrent_adds_all_land() {
+        let memory = std::sync::Arc::new(AdkRsMemory::new(
+            adk_rs::services::mem::InMemoryMemoryService::new(),
+        ));
+        let word = |i: usize| format!("<{i}>");
+        let threads: Vec<_> = (0..8)
+            .map(|thread| {
+                let memory = memory.clone();
+                std::thread::spawn(move || {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .build()
+                        .unwrap();
+                    for i in (thread..64).step_by(8) {
+                        let mut session = Session::new("support", "u-42", format!("s-{i}"));
+                        session.events.push(memory_conformance::Event::new(
+                            "user",
+                            Some(Content::text(format!("tea {}", word(i))).with_role("user")),
+                        ));
+                        runtime
+                            .block_on(memory.add_session_to_memory(&session))
+                            .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().unwrap();
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        for i in 0..64 {
+            let found = runtime
+                .block_on(memory.search_memory("support", "u-42", &word(i)))
+                .unwrap();
+            let texts: Vec<Vec<&str>> = found
+                .memories
+                .iter()
+                .map(|m| m.content.texts().collect())
+                .collect();
+            assert_eq!(
+                texts,
+                vec![vec![format!("tea {}", word(i)).as_str()]],
+                "session s-{i}"
+            );
+        }
+        let all = runtime
+            .block_on(memory.search_memory("support", "u-42", "tea"))
+            .unwrap();
+        assert_eq!(all.memories.len(), 64);
     }
 }
