@@ -68,7 +68,7 @@ fn failures(gate: Gate) -> Vec<(&'static str, String)> {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 46] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 56] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -230,6 +230,67 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 46] = [
         &key::JoinedEventIds,
         &["R1.no-join"],
         "key.no_separator_collision",
+        "actual:   0 entries []",
+    ),
+    (
+        &key::NonAsciiKeyRefused,
+        &["R7.any-string"],
+        "key.isolation",
+        "unknown escape sequence",
+    ),
+    (
+        &result::TextPartsOnly,
+        &["R6.entries"],
+        "result.fidelity",
+        "1 entry [\"coffee 0\" by",
+    ),
+    (
+        &result::DropTimestamp,
+        &["R6.entries"],
+        "result.fidelity",
+        "at None",
+    ),
+    (
+        &result::ModelTextOnly,
+        &["R6.entries"],
+        "result.fidelity",
+        "(role \"model\")",
+    ),
+    (
+        &query::SubstringQuery,
+        &["R7.blank-query"],
+        "query.blank",
+        "entries where none belong",
+    ),
+    // From public bug reports of other memory backends, each cited in its doc comment.
+    (
+        &key::UserFilterIgnored,
+        &["R1.two-level"],
+        "key.isolation",
+        "entries where none belong",
+    ),
+    (
+        &query::QueryIgnored,
+        &["R5.any-token", "R7.blank-query"],
+        "query.blank",
+        "entries where none belong",
+    ),
+    (
+        &calls::DeleteWipesAll,
+        &["R9.delete-scoped"],
+        "forget.other_keys_untouched",
+        "as profile \"reference\" computes",
+    ),
+    (
+        &index::ErrorOnStoredText,
+        &["R5.any-token"],
+        "query.multi_word",
+        "called with a non-global RegExp",
+    ),
+    (
+        &result::FindsNothing,
+        &["guide.load-memory", "R6.every-match"],
+        "recall.across_sessions",
         "actual:   0 entries []",
     ),
     // Declares naive timestamps (a departure from R6.entries) and drops the role besides: the

@@ -100,6 +100,41 @@ impl Deviation for DeleteUnderEveryKey {
     }
 }
 
+/// Deletes every memory of every session it holds, under every key, when asked to delete one, a
+/// defect reported of a published memory library (mem0,
+/// <https://github.com/mem0ai/mem0/issues/3746>: `delete_all` for one user resets the whole
+/// vector store), modelled on `delete_memory`, the one deletion of the trait. Breaks
+/// R9.delete-scoped.
+#[derive(Debug)]
+pub struct DeleteWipesAll;
+
+#[async_trait]
+impl Deviation for DeleteWipesAll {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.keep_latest(session);
+        store.add(session).await
+    }
+
+    async fn delete(&self, store: &Store, _: &str, _: &str, _: &str) -> Done {
+        let held: Vec<(String, String, String)> = lock(&store.sessions)
+            .iter()
+            .flat_map(|s| {
+                s.events
+                    .iter()
+                    .map(|e| (s.app_name.clone(), s.user_id.clone(), e.id.clone()))
+            })
+            .collect();
+        for (app, user, id) in held {
+            store.reference.delete_memory(&app, &user, &id).await?;
+        }
+        Ok(())
+    }
+}
+
 /// Answers a fresh id on every entry of every search. Breaks R9.entry-ids.
 #[derive(Debug)]
 pub struct UnstableIds;

@@ -97,6 +97,54 @@ impl Deviation for JoinedEventIds {
     }
 }
 
+/// Answers the matches of every user of the app, not the caller's only, a defect reported of a
+/// published memory backend (OpenMemory, <https://github.com/CaviraOSS/LongMemory/issues/97>:
+/// a query with a `user_id` returns the memories of all users). Breaks R1.two-level.
+#[derive(Debug)]
+pub struct UserFilterIgnored;
+
+#[async_trait]
+impl Deviation for UserFilterIgnored {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut users = vec![search.user.to_owned()];
+        for session in lock(&store.sessions).iter() {
+            if session.app_name == search.app && !users.contains(&session.user_id) {
+                users.push(session.user_id.clone());
+            }
+        }
+        let mut found = store.search(search).await?;
+        for user in &users[1..] {
+            let theirs = store.search(Search { user, ..search }).await?;
+            found.memories.extend(theirs.memories);
+        }
+        Ok(found)
+    }
+}
+
+/// Answers an error to a search whose app name or user id is not plain ASCII (its writes
+/// answer), a defect of a published service (adk-milvus 0.1.0,
+/// `docs/findings/adk-milvus-non-ascii-key.md`: the filter quotes the key with `json.dumps`,
+/// whose `\uXXXX` escapes Milvus cannot parse). Breaks R7.any-string.
+#[derive(Debug)]
+pub struct NonAsciiKeyRefused;
+
+#[async_trait]
+impl Deviation for NonAsciiKeyRefused {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        if !search.app.is_ascii() || !search.user.is_ascii() {
+            return Err(MemoryError::backend(
+                "MilvusException: unknown escape sequence \\u",
+            ));
+        }
+        store.search(search).await
+    }
+}
+
 /// Lowercases the user id, on writes and searches. Breaks R1.byte-for-byte.
 #[derive(Debug)]
 pub struct CaseInsensitiveUser;
