@@ -658,3 +658,29 @@ fn replicas_that_lose_each_others_writes_are_caught_by_scope_replicas_alone() {
         }
     }
 }
+
+/// Replicas that answer a search from what they last loaded and load again after it (the first
+/// search after a peer's write misses it) are caught by both scope rules, with the scenario of
+/// `docs/findings/adk-inspeximus-peer-write-missed.md`: `scope.shared` by a search through the
+/// first instance after the second one wrote, `scope.replicas` by the first search through
+/// another instance than the write's.
+#[test]
+fn replicas_that_miss_a_peer_write_on_their_first_search_are_caught_by_both_scope_rules() {
+    let fault = ReplicaFault::RefreshAfterSearch;
+    let failed = failures(replicas(fault));
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, ["scope.shared", "scope.replicas"], "{failed:#?}");
+    for ((rule, report), expected) in failed.iter().zip([
+        "   6. search \"support\"/\"u-42\" \"cocoa\"  -> exactly [\"cocoa\"]",
+        "via instance 1: search \"support\"/\"u-42\" \"coffee\"",
+    ]) {
+        for expected in [
+            format!("rule {rule} failed for backend \"{fault:?}\""),
+            expected.into(),
+            "actual:   0 entries []".into(),
+            "reproduce: PROPTEST_RNG_SEED=".into(),
+        ] {
+            assert!(report.contains(&expected), "no {expected:?} in\n{report}");
+        }
+    }
+}
