@@ -68,7 +68,7 @@ fn failures(gate: Gate) -> Vec<(&'static str, String)> {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 56] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 59] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -290,6 +290,24 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 56] = [
     (
         &result::FindsNothing,
         &["guide.load-memory", "R6.every-match"],
+        "recall.across_sessions",
+        "actual:   0 entries []",
+    ),
+    (
+        &calls::DeleteIgnored,
+        &["R9.delete"],
+        "forget.never_returned",
+        "as profile \"reference\" computes",
+    ),
+    (
+        &calls::LimitCappedAtTopK,
+        &["R9.search-limit"],
+        "result.limit_option",
+        "actual:   6 entries",
+    ),
+    (
+        &replace::ShortSessionsDropped,
+        &["guide.load-memory"],
         "recall.across_sessions",
         "actual:   0 entries []",
     ),
