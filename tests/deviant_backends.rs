@@ -68,7 +68,7 @@ fn failures(gate: Gate) -> Vec<(&'static str, String)> {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 59] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 61] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -265,6 +265,18 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 59] = [
     // From public bug reports of other memory backends, each cited in its doc comment.
     (
         &key::UserFilterIgnored,
+        &["R1.two-level"],
+        "key.isolation",
+        "entries where none belong",
+    ),
+    (
+        &key::KeyFilterIgnored,
+        &["R1.two-level"],
+        "key.isolation",
+        "entries where none belong",
+    ),
+    (
+        &key::AppNameIgnored,
         &["R1.two-level"],
         "key.isolation",
         "entries where none belong",

@@ -111,18 +111,69 @@ impl Deviation for UserFilterIgnored {
     }
 
     async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
-        let mut users = vec![search.user.to_owned()];
-        for session in lock(&store.sessions).iter() {
-            if session.app_name == search.app && !users.contains(&session.user_id) {
-                users.push(session.user_id.clone());
-            }
+        search_keys(store, search, |s| s.app_name == search.app).await
+    }
+}
+
+/// Answers the matches stored under every key, not the caller's only, as ADK Python's
+/// `VertexAiRagMemoryService` did with its check of the app name and user id commented out
+/// (<https://github.com/google/adk-python/issues/1019>: memory leaks across users). Breaks
+/// R1.two-level.
+#[derive(Debug)]
+pub struct KeyFilterIgnored;
+
+#[async_trait]
+impl Deviation for KeyFilterIgnored {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        search_keys(store, search, |_| true).await
+    }
+}
+
+/// The reference's answer to `search` under its own key, then under every other key of a
+/// remembered session that `also` picks, in the order first remembered.
+async fn search_keys(store: &Store, search: Search<'_>, also: impl Fn(&Session) -> bool) -> Answer {
+    let mut keys = vec![(search.app.to_owned(), search.user.to_owned())];
+    for session in lock(&store.sessions).iter().filter(|s| also(s)) {
+        let key = (session.app_name.clone(), session.user_id.clone());
+        if !keys.contains(&key) {
+            keys.push(key);
         }
-        let mut found = store.search(search).await?;
-        for user in &users[1..] {
-            let theirs = store.search(Search { user, ..search }).await?;
-            found.memories.extend(theirs.memories);
-        }
-        Ok(found)
+    }
+    let mut found = store.search(search).await?;
+    for (app, user) in &keys[1..] {
+        let theirs = store
+            .search(Search {
+                app,
+                user,
+                ..search
+            })
+            .await?;
+        found.memories.extend(theirs.memories);
+    }
+    Ok(found)
+}
+
+/// Keys its store by user id alone, on writes and searches, as ADK Go's Vertex AI Memory Bank
+/// service scopes its memories (<https://github.com/google/adk-go/pull/1175>: two apps that
+/// share a Memory Bank read each other's memories of the same user). Breaks R1.two-level.
+#[derive(Debug)]
+pub struct AppNameIgnored;
+
+#[async_trait]
+impl Deviation for AppNameIgnored {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let mut unscoped = session.clone();
+        unscoped.app_name = String::new();
+        store.add(&unscoped).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        store.search(Search { app: "", ..search }).await
     }
 }
 
