@@ -714,3 +714,33 @@ fn replicas_that_miss_a_peer_write_on_their_first_search_are_caught_by_both_scop
         }
     }
 }
+
+/// A known blind spot, from a public bug report (`query::LatestThousandOnly`, LifeOS#534): a
+/// backend that searches only the thousand latest events of a key differs from the reference on
+/// a key holding 1,001 events, yet no rule stores that many, so every rule passes it. It stays
+/// out of the catalogue until a rule reaches it; this test fails then, to move it there.
+#[test]
+fn a_search_of_the_latest_thousand_events_only_is_beyond_every_rule() {
+    use memory_conformance::{Event, MemoryService, Session};
+
+    let events = std::iter::once(Event::text("user", "coffee"))
+        .chain((0..1_000).map(|_| Event::text("user", "tea")));
+    let session = Session::new("support", "u-42", "s-1").with_events(events);
+    let found = |service: &dyn MemoryService| {
+        let session = session.clone();
+        let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+        runtime.block_on(async move {
+            service.add_session_to_memory(&session).await.expect("add");
+            let found = service.search_memory("support", "u-42", "coffee").await;
+            found.expect("search").memories.len()
+        })
+    };
+    assert_eq!(found(&InMemoryMemoryService::new()), 1);
+    assert_eq!(found(&Deviant::new(&query::LatestThousandOnly)), 0);
+    let failed = failures(gate(&query::LatestThousandOnly));
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert!(
+        ids.is_empty(),
+        "a rule now catches it: move it to the catalogue ({ids:?})"
+    );
+}

@@ -211,3 +211,37 @@ fn matching(
         .collect();
     SearchMemoryResponse::new(memories)
 }
+
+/// How many of the latest stored events a search of [`LatestThousandOnly`] reads.
+const WINDOW: usize = 1_000;
+
+/// Searches the thousand latest events of the key only, a defect reported of a published
+/// agent's memory (LifeOS, <https://github.com/nbramia/LifeOS/issues/534>: memory search only
+/// ever considers the thousand most recently saved memories). Breaks R6.every-match on a key
+/// holding more than a thousand events, which no rule stores: out of the catalogue, a known
+/// blind spot (`tests/deviant_backends.rs`).
+#[derive(Debug)]
+pub struct LatestThousandOnly;
+
+#[async_trait]
+impl Deviation for LatestThousandOnly {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let live = live_tokens(search.query);
+        let all = matching(store, search, |_| true).memories;
+        let recent = all.len().saturating_sub(WINDOW);
+        let memories = all
+            .into_iter()
+            .skip(recent)
+            .filter(|e| {
+                let words = words(e);
+                live.iter().any(|t| words.contains(t))
+            })
+            .collect();
+        Ok(SearchMemoryResponse::new(memories))
+    }
+}
