@@ -68,7 +68,7 @@ fn failures(gate: Gate) -> Vec<(&'static str, String)> {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 46] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 61] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -230,6 +230,97 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 46] = [
         &key::JoinedEventIds,
         &["R1.no-join"],
         "key.no_separator_collision",
+        "actual:   0 entries []",
+    ),
+    (
+        &key::NonAsciiKeyRefused,
+        &["R7.any-string"],
+        "key.isolation",
+        "unknown escape sequence",
+    ),
+    (
+        &result::TextPartsOnly,
+        &["R6.entries"],
+        "result.fidelity",
+        "1 entry [\"coffee 0\" by",
+    ),
+    (
+        &result::DropTimestamp,
+        &["R6.entries"],
+        "result.fidelity",
+        "at None",
+    ),
+    (
+        &result::ModelTextOnly,
+        &["R6.entries"],
+        "result.fidelity",
+        "(role \"model\")",
+    ),
+    (
+        &query::SubstringQuery,
+        &["R7.blank-query"],
+        "query.blank",
+        "entries where none belong",
+    ),
+    // From public bug reports of other memory backends, each cited in its doc comment.
+    (
+        &key::UserFilterIgnored,
+        &["R1.two-level"],
+        "key.isolation",
+        "entries where none belong",
+    ),
+    (
+        &key::KeyFilterIgnored,
+        &["R1.two-level"],
+        "key.isolation",
+        "entries where none belong",
+    ),
+    (
+        &key::AppNameIgnored,
+        &["R1.two-level"],
+        "key.isolation",
+        "entries where none belong",
+    ),
+    (
+        &query::QueryIgnored,
+        &["R5.any-token", "R7.blank-query"],
+        "query.blank",
+        "entries where none belong",
+    ),
+    (
+        &calls::DeleteWipesAll,
+        &["R9.delete-scoped"],
+        "forget.other_keys_untouched",
+        "as profile \"reference\" computes",
+    ),
+    (
+        &index::ErrorOnStoredText,
+        &["R5.any-token"],
+        "query.multi_word",
+        "called with a non-global RegExp",
+    ),
+    (
+        &result::FindsNothing,
+        &["guide.load-memory", "R6.every-match"],
+        "recall.across_sessions",
+        "actual:   0 entries []",
+    ),
+    (
+        &calls::DeleteIgnored,
+        &["R9.delete"],
+        "forget.never_returned",
+        "as profile \"reference\" computes",
+    ),
+    (
+        &calls::LimitCappedAtTopK,
+        &["R9.search-limit"],
+        "result.limit_option",
+        "actual:   6 entries",
+    ),
+    (
+        &replace::ShortSessionsDropped,
+        &["guide.load-memory"],
+        "recall.across_sessions",
         "actual:   0 entries []",
     ),
     // Declares naive timestamps (a departure from R6.entries) and drops the role besides: the
@@ -596,4 +687,60 @@ fn replicas_that_lose_each_others_writes_are_caught_by_scope_replicas_alone() {
             );
         }
     }
+}
+
+/// Replicas that answer a search from what they last loaded and load again after it (the first
+/// search after a peer's write misses it) are caught by both scope rules, with the scenario of
+/// `docs/findings/adk-inspeximus-peer-write-missed.md`: `scope.shared` by a search through the
+/// first instance after the second one wrote, `scope.replicas` by the first search through
+/// another instance than the write's.
+#[test]
+fn replicas_that_miss_a_peer_write_on_their_first_search_are_caught_by_both_scope_rules() {
+    let fault = ReplicaFault::RefreshAfterSearch;
+    let failed = failures(replicas(fault));
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, ["scope.shared", "scope.replicas"], "{failed:#?}");
+    for ((rule, report), expected) in failed.iter().zip([
+        "   6. search \"support\"/\"u-42\" \"cocoa\"  -> exactly [\"cocoa\"]",
+        "via instance 1: search \"support\"/\"u-42\" \"coffee\"",
+    ]) {
+        for expected in [
+            format!("rule {rule} failed for backend \"{fault:?}\""),
+            expected.into(),
+            "actual:   0 entries []".into(),
+            "reproduce: PROPTEST_RNG_SEED=".into(),
+        ] {
+            assert!(report.contains(&expected), "no {expected:?} in\n{report}");
+        }
+    }
+}
+
+/// A known blind spot, from a public bug report (`query::LatestThousandOnly`, LifeOS#534): a
+/// backend that searches only the thousand latest events of a key differs from the reference on
+/// a key holding 1,001 events, yet no rule stores that many, so every rule passes it. It stays
+/// out of the catalogue until a rule reaches it; this test fails then, to move it there.
+#[test]
+fn a_search_of_the_latest_thousand_events_only_is_beyond_every_rule() {
+    use memory_conformance::{Event, MemoryService, Session};
+
+    let events = std::iter::once(Event::text("user", "coffee"))
+        .chain((0..1_000).map(|_| Event::text("user", "tea")));
+    let session = Session::new("support", "u-42", "s-1").with_events(events);
+    let found = |service: &dyn MemoryService| {
+        let session = session.clone();
+        let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+        runtime.block_on(async move {
+            service.add_session_to_memory(&session).await.expect("add");
+            let found = service.search_memory("support", "u-42", "coffee").await;
+            found.expect("search").memories.len()
+        })
+    };
+    assert_eq!(found(&InMemoryMemoryService::new()), 1);
+    assert_eq!(found(&Deviant::new(&query::LatestThousandOnly)), 0);
+    let failed = failures(gate(&query::LatestThousandOnly));
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert!(
+        ids.is_empty(),
+        "a rule now catches it: move it to the catalogue ({ids:?})"
+    );
 }

@@ -100,6 +100,58 @@ impl Deviation for DeleteUnderEveryKey {
     }
 }
 
+/// Deletes every memory of every session it holds, under every key, when asked to delete one, a
+/// defect reported of a published memory library (mem0,
+/// <https://github.com/mem0ai/mem0/issues/3746>: `delete_all` for one user resets the whole
+/// vector store), modelled on `delete_memory`, the one deletion of the trait. Breaks
+/// R9.delete-scoped.
+#[derive(Debug)]
+pub struct DeleteWipesAll;
+
+#[async_trait]
+impl Deviation for DeleteWipesAll {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.keep_latest(session);
+        store.add(session).await
+    }
+
+    async fn delete(&self, store: &Store, _: &str, _: &str, _: &str) -> Done {
+        let held: Vec<(String, String, String)> = lock(&store.sessions)
+            .iter()
+            .flat_map(|s| {
+                s.events
+                    .iter()
+                    .map(|e| (s.app_name.clone(), s.user_id.clone(), e.id.clone()))
+            })
+            .collect();
+        for (app, user, id) in held {
+            store.reference.delete_memory(&app, &user, &id).await?;
+        }
+        Ok(())
+    }
+}
+
+/// `delete_memory` answers and removes nothing, a defect reported of a published memory
+/// backend (supermemory, <https://github.com/supermemoryai/supermemory/issues/142>: a deleted
+/// memory is still shown in search results). Breaks R9.delete.
+#[derive(Debug)]
+pub struct DeleteIgnored;
+
+#[async_trait]
+impl Deviation for DeleteIgnored {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn delete(&self, _: &Store, _: &str, _: &str, _: &str) -> Done {
+        Ok(())
+    }
+}
+
 /// Answers a fresh id on every entry of every search. Breaks R9.entry-ids.
 #[derive(Debug)]
 pub struct UnstableIds;
@@ -132,5 +184,35 @@ impl Deviation for LimitIgnored {
 
     async fn search_with(&self, store: &Store, search: Search<'_>, _: &SearchOptions) -> Answer {
         self.search(store, search).await
+    }
+}
+
+/// How many entries a search of [`LimitCappedAtTopK`] ever answers to a limit.
+const TOP_K: usize = 6;
+
+/// Cuts a search with a limit to at most six entries, whatever the limit, a defect reported of
+/// a published agent's memory (DeepChat, <https://github.com/ThinkInAIXYZ/deepchat/issues/1884>:
+/// `memory.search`'s limit is silently capped by the retrieval `topK`, six by default). Breaks
+/// R9.search-limit.
+#[derive(Debug)]
+pub struct LimitCappedAtTopK;
+
+#[async_trait]
+impl Deviation for LimitCappedAtTopK {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn search_with(
+        &self,
+        store: &Store,
+        search: Search<'_>,
+        options: &SearchOptions,
+    ) -> Answer {
+        let mut found = self.search(store, search).await?;
+        found
+            .memories
+            .truncate(options.limit.map_or(TOP_K, |limit| limit.min(TOP_K)));
+        Ok(found)
     }
 }

@@ -76,7 +76,8 @@ fn string_values(value: &serde_json::Value, out: &mut Vec<String>) {
 }
 
 /// Answers an error to every search of a key that holds a non-text part (ADK Java's
-/// `part.text()` on a tool part). Breaks R4.fix-2.
+/// `part.text()` on a tool part, <https://github.com/google/adk-java/pull/1465>). Breaks
+/// R4.fix-2.
 #[derive(Debug)]
 pub struct ErrorOnNonTextPart;
 
@@ -97,6 +98,36 @@ impl Deviation for ErrorOnNonTextPart {
         if non_text {
             return Err(MemoryError::backend(
                 "part.text() is empty: cannot read a non-text part",
+            ));
+        }
+        store.search(search).await
+    }
+}
+
+/// Answers an error to every search of a key that holds a non-empty text part, as ADK JS did
+/// when it read an event's words with `text.matchAll(/[A-Za-z]+/)`, a regular expression
+/// without the global flag (<https://github.com/google/adk-js/pull/201>): the load_memory tool
+/// answered "I could not retrieve your memory" to every question. Breaks R5.any-token.
+#[derive(Debug)]
+pub struct ErrorOnStoredText;
+
+#[async_trait]
+impl Deviation for ErrorOnStoredText {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.keep_latest(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let text = store
+            .sessions_of(search.app, search.user)
+            .iter()
+            .flat_map(|s| &s.events)
+            .filter_map(|e| e.content.as_ref())
+            .any(|c| c.texts().any(|t| !t.is_empty()));
+        if text {
+            return Err(MemoryError::backend(
+                "TypeError: String.prototype.matchAll called with a non-global RegExp argument",
             ));
         }
         store.search(search).await

@@ -97,6 +97,105 @@ impl Deviation for JoinedEventIds {
     }
 }
 
+/// Answers the matches of every user of the app, not the caller's only, a defect reported of a
+/// published memory backend (OpenMemory, <https://github.com/CaviraOSS/LongMemory/issues/97>:
+/// a query with a `user_id` returns the memories of all users). Breaks R1.two-level.
+#[derive(Debug)]
+pub struct UserFilterIgnored;
+
+#[async_trait]
+impl Deviation for UserFilterIgnored {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        search_keys(store, search, |s| s.app_name == search.app).await
+    }
+}
+
+/// Answers the matches stored under every key, not the caller's only, as ADK Python's
+/// `VertexAiRagMemoryService` did with its check of the app name and user id commented out
+/// (<https://github.com/google/adk-python/issues/1019>: memory leaks across users). Breaks
+/// R1.two-level.
+#[derive(Debug)]
+pub struct KeyFilterIgnored;
+
+#[async_trait]
+impl Deviation for KeyFilterIgnored {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        search_keys(store, search, |_| true).await
+    }
+}
+
+/// The reference's answer to `search` under its own key, then under every other key of a
+/// remembered session that `also` picks, in the order first remembered.
+async fn search_keys(store: &Store, search: Search<'_>, also: impl Fn(&Session) -> bool) -> Answer {
+    let mut keys = vec![(search.app.to_owned(), search.user.to_owned())];
+    for session in lock(&store.sessions).iter().filter(|s| also(s)) {
+        let key = (session.app_name.clone(), session.user_id.clone());
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    let mut found = store.search(search).await?;
+    for (app, user) in &keys[1..] {
+        let theirs = store
+            .search(Search {
+                app,
+                user,
+                ..search
+            })
+            .await?;
+        found.memories.extend(theirs.memories);
+    }
+    Ok(found)
+}
+
+/// Keys its store by user id alone, on writes and searches, as ADK Go's Vertex AI Memory Bank
+/// service scopes its memories (<https://github.com/google/adk-go/pull/1175>: two apps that
+/// share a Memory Bank read each other's memories of the same user). Breaks R1.two-level.
+#[derive(Debug)]
+pub struct AppNameIgnored;
+
+#[async_trait]
+impl Deviation for AppNameIgnored {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let mut unscoped = session.clone();
+        unscoped.app_name = String::new();
+        store.add(&unscoped).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        store.search(Search { app: "", ..search }).await
+    }
+}
+
+/// Answers an error to a search whose app name or user id is not plain ASCII (its writes
+/// answer), a defect of a published service (adk-milvus 0.1.0,
+/// `docs/findings/adk-milvus-non-ascii-key.md`: the filter quotes the key with `json.dumps`,
+/// whose `\uXXXX` escapes Milvus cannot parse). Breaks R7.any-string.
+#[derive(Debug)]
+pub struct NonAsciiKeyRefused;
+
+#[async_trait]
+impl Deviation for NonAsciiKeyRefused {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        if !search.app.is_ascii() || !search.user.is_ascii() {
+            return Err(MemoryError::backend(
+                "MilvusException: unknown escape sequence \\u",
+            ));
+        }
+        store.search(search).await
+    }
+}
+
 /// Lowercases the user id, on writes and searches. Breaks R1.byte-for-byte.
 #[derive(Debug)]
 pub struct CaseInsensitiveUser;

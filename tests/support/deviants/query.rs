@@ -2,7 +2,9 @@
 //! punctuation (R3), which tokens match (R5), and the queries that find nothing (R7).
 
 use memory_conformance::tokenize::{can_match, event_words, query_tokens};
-use memory_conformance::{MemoryEntry, MemoryError, SearchMemoryResponse, Session, async_trait};
+use memory_conformance::{
+    Content, MemoryEntry, MemoryError, SearchMemoryResponse, Session, async_trait,
+};
 
 use super::{Answer, Deviation, Done, Search, Store};
 
@@ -134,6 +136,111 @@ impl Deviation for BlankQueryMatchesAll {
             .sessions_of(search.app, search.user)
             .iter()
             .flat_map(|s| s.events.iter().filter_map(MemoryEntry::from_event))
+            .collect();
+        Ok(SearchMemoryResponse::new(memories))
+    }
+}
+
+/// Answers every event of the key, whatever the query, a defect reported of a published memory
+/// backend (Open WebUI 0.8.12, <https://github.com/open-webui/open-webui/issues/23816>:
+/// `search_memories` returns all results regardless of the query string). Breaks
+/// R5.any-token and R7.blank-query.
+#[derive(Debug)]
+pub struct QueryIgnored;
+
+#[async_trait]
+impl Deviation for QueryIgnored {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        Ok(matching(store, search, |_| true))
+    }
+}
+
+/// Answers the events whose text, lowercased and its parts joined with a newline, contains the
+/// lowercased query as a substring, a defect of a published service (adk-rs 0.6.0,
+/// `docs/findings/adk-rs-blank-query.md`): every text contains the empty query. Breaks
+/// R7.blank-query.
+#[derive(Debug)]
+pub struct SubstringQuery;
+
+#[async_trait]
+impl Deviation for SubstringQuery {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let query = search.query.to_lowercase();
+        Ok(matching(store, search, |content| {
+            let text: Vec<&str> = content.texts().collect();
+            text.join("\n").to_lowercase().contains(&query)
+        }))
+    }
+}
+
+/// The entries of the events the reference keeps (content present, with a part) under the
+/// search's key whose content `matches`: each session as last added, sessions in the order
+/// their ids were first added, events in session order.
+fn matching(
+    store: &Store,
+    search: Search<'_>,
+    matches: impl Fn(&Content) -> bool,
+) -> SearchMemoryResponse {
+    let logged = store.sessions_of(search.app, search.user);
+    let mut ids: Vec<&str> = Vec::new();
+    for session in &logged {
+        if !ids.contains(&session.id.as_str()) {
+            ids.push(&session.id);
+        }
+    }
+    let memories = ids
+        .iter()
+        .filter_map(|id| logged.iter().rev().find(|s| s.id == *id))
+        .flat_map(|s| &s.events)
+        .filter(|e| {
+            e.content
+                .as_ref()
+                .is_some_and(|c| !c.parts.is_empty() && matches(c))
+        })
+        .filter_map(MemoryEntry::from_event)
+        .collect();
+    SearchMemoryResponse::new(memories)
+}
+
+/// How many of the latest stored events a search of [`LatestThousandOnly`] reads.
+const WINDOW: usize = 1_000;
+
+/// Searches the thousand latest events of the key only, a defect reported of a published
+/// agent's memory (LifeOS, <https://github.com/nbramia/LifeOS/issues/534>: memory search only
+/// ever considers the thousand most recently saved memories). Breaks R6.every-match on a key
+/// holding more than a thousand events, which no rule stores: out of the catalogue, a known
+/// blind spot (`tests/deviant_backends.rs`).
+#[derive(Debug)]
+pub struct LatestThousandOnly;
+
+#[async_trait]
+impl Deviation for LatestThousandOnly {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let live = live_tokens(search.query);
+        let all = matching(store, search, |_| true).memories;
+        let recent = all.len().saturating_sub(WINDOW);
+        let memories = all
+            .into_iter()
+            .skip(recent)
+            .filter(|e| {
+                let words = words(e);
+                live.iter().any(|t| words.contains(t))
+            })
             .collect();
         Ok(SearchMemoryResponse::new(memories))
     }

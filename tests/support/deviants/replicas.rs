@@ -1,5 +1,6 @@
 //! Replicas that claim a shared store (`capabilities.shared`) and do not share it: an
-//! in-process store per instance, or instances over one storage that lose each other's writes.
+//! in-process store per instance, or instances over one storage that lose or miss each other's
+//! writes.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -41,6 +42,11 @@ pub enum ReplicaFault {
     /// its own lock only: writes through one instance never race, but writes through two at
     /// once each save without the other's.
     UncoordinatedWrites,
+    /// Each instance answers a search from the sessions as it last loaded them and loads them
+    /// again after answering; its writes update the storage as it is: the first search through
+    /// an instance after another instance's write misses that write, a defect of a published
+    /// service (adk-inspeximus 0.1.0, `docs/findings/adk-inspeximus-peer-write-missed.md`).
+    RefreshAfterSearch,
 }
 
 impl ReplicaFault {
@@ -83,6 +89,22 @@ impl SharedStorage {
     fn save(&self, sessions: Vec<Session>) {
         *lock(&self.0) = sessions;
     }
+
+    /// Puts `session` in the storage as it is now, in place of its earlier version.
+    fn upsert(&self, session: &Session) {
+        upsert(&mut lock(&self.0), session);
+    }
+}
+
+/// Puts `session` in `sessions`, in place of its earlier version or last.
+fn upsert(sessions: &mut Vec<Session>, session: &Session) {
+    match sessions
+        .iter()
+        .position(|s| s.key() == session.key() && s.id == session.id)
+    {
+        Some(i) => sessions[i] = session.clone(),
+        None => sessions.push(session.clone()),
+    }
 }
 
 /// One instance of a replicated backend with a [`ReplicaFault`].
@@ -109,18 +131,20 @@ impl Replica {
 impl MemoryService for Replica {
     async fn add_session_to_memory(&self, session: &Session) -> Done {
         let mut copy = self.copy.lock().await;
-        if let ReplicaFault::UncoordinatedWrites = self.fault {
-            *copy = self.storage.load();
-            // The round trip to the storage, during which another instance may load too.
-            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        match self.fault {
+            ReplicaFault::StaleCopyWriteBack => {}
+            ReplicaFault::UncoordinatedWrites => {
+                *copy = self.storage.load();
+                // The round trip to the storage, during which another instance may load too.
+                tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+            }
+            ReplicaFault::RefreshAfterSearch => {
+                upsert(&mut copy, session);
+                self.storage.upsert(session);
+                return Ok(());
+            }
         }
-        match copy
-            .iter()
-            .position(|s| s.key() == session.key() && s.id == session.id)
-        {
-            Some(i) => copy[i] = session.clone(),
-            None => copy.push(session.clone()),
-        }
+        upsert(&mut copy, session);
         self.storage.save(copy.clone());
         Ok(())
     }
@@ -128,8 +152,14 @@ impl MemoryService for Replica {
     async fn search_memory(&self, app: &str, user: &str, query: &str) -> Answer {
         let sessions = {
             let mut copy = self.copy.lock().await;
-            *copy = self.storage.load();
-            copy.clone()
+            let loaded = self.storage.load();
+            match self.fault {
+                ReplicaFault::RefreshAfterSearch => std::mem::replace(&mut *copy, loaded),
+                _ => {
+                    *copy = loaded;
+                    copy.clone()
+                }
+            }
         };
         let loaded = InMemoryMemoryService::new();
         for session in &sessions {

@@ -2,7 +2,9 @@
 //! entries that are not the event as stored (R6), and the ranked profile's cut.
 
 use memory_conformance::profile::{Limit, Order, Profile, Timestamps};
-use memory_conformance::{MemoryEntry, SearchMemoryResponse, Session, Timestamp, async_trait};
+use memory_conformance::{
+    Content, MemoryEntry, SearchMemoryResponse, Session, Timestamp, async_trait,
+};
 
 use super::query::{live_tokens, words};
 use super::{Answer, Deviation, Done, Search, Store, two_calls};
@@ -105,6 +107,69 @@ impl Deviation for RoleFromAuthor {
             .memories
             .iter_mut()
             .for_each(|e| e.content.role = e.author.clone());
+        Ok(found)
+    }
+}
+
+/// Answers nothing to every search, a defect reported of a published agent framework's
+/// fallback store (elizaOS, <https://github.com/elizaOS/eliza/issues/24460>:
+/// `InMemoryDatabaseAdapter.searchMemories` always returns an empty list, and nothing
+/// throws). Breaks guide.load-memory and R6.every-match.
+#[derive(Debug)]
+pub struct FindsNothing;
+
+#[async_trait]
+impl Deviation for FindsNothing {
+    async fn search(&self, _: &Store, _: Search<'_>) -> Answer {
+        Ok(SearchMemoryResponse::new(Vec::new()))
+    }
+}
+
+/// Answers entries without a timestamp, a defect of a published service (adk-inspeximus 0.1.0,
+/// `docs/findings/adk-inspeximus-timestamp-dropped.md`). Breaks R6.entries.
+#[derive(Debug)]
+pub struct DropTimestamp;
+
+#[async_trait]
+impl Deviation for DropTimestamp {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        found.memories.iter_mut().for_each(|e| e.timestamp = None);
+        Ok(found)
+    }
+}
+
+/// Answers entries whose content holds its text parts only, its function calls, responses and
+/// inline data lost, a defect of a published service (adk-milvus 0.1.0,
+/// `docs/findings/adk-milvus-tool-parts-lost.md`). Breaks R6.entries.
+#[derive(Debug)]
+pub struct TextPartsOnly;
+
+#[async_trait]
+impl Deviation for TextPartsOnly {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        for entry in &mut found.memories {
+            entry.content.parts.retain(|p| p.as_text().is_some());
+        }
+        Ok(found)
+    }
+}
+
+/// Answers every entry as model text: role `model`, its text parts joined with a newline into
+/// one, its other parts lost, a defect of a published service (adk-rs 0.6.0,
+/// `docs/findings/adk-rs-role-and-parts-lost.md`). Breaks R6.entries.
+#[derive(Debug)]
+pub struct ModelTextOnly;
+
+#[async_trait]
+impl Deviation for ModelTextOnly {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        for entry in &mut found.memories {
+            let text: Vec<&str> = entry.content.texts().collect();
+            entry.content = Content::text(text.join("\n")).with_role("model");
+        }
         Ok(found)
     }
 }
