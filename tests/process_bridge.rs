@@ -75,7 +75,7 @@ async fn a_child_that_exits_at_once_fails_the_handshake_with_its_status_and_stde
         &[
             "bridge child `sh -c",
             "exited (exit status: 3)",
-            "the child's stderr (1 line, 61 bytes) ends with these lines, redacted to their shape \
+            "the child's stderr ends with these lines, redacted to their shape \
              (set MEMORY_CONFORMANCE_SHOW_STDERR=1 to see them verbatim):",
             "  | <letters:6>.<letters:2>: ModuleNotFoundError: <letters:2> <letters:6> <letters:5> \
              '<letters:6>.<letters:3>'",
@@ -102,7 +102,7 @@ async fn a_secret_on_stderr_stays_out_of_the_error_by_default() {
         &error,
         &[
             "exited (exit status: 1)",
-            "the child's stderr (3 lines, 114 bytes) ends with these lines, redacted to their \
+            "the child's stderr ends with these lines, redacted to their \
              shape (set MEMORY_CONFORMANCE_SHOW_STDERR=1 to see them verbatim):",
             "\n  | Traceback (most recent call last):\n  |   File \"/srv/bridge.py\", line 41, \
              in add\n  | KeyError: '<letters:3> <letters:8> <letters:2> <letters:9>'",

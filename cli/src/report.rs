@@ -177,8 +177,12 @@ impl Report {
 }
 
 /// Runs the report over the bundled backends and writes it; exit 1 when a gate is red, or
-/// when a backend did not run and `require_all` is set.
+/// when a backend did not run and `require_all` is set. Their bridges' stderr is quoted
+/// verbatim ([`show_stderr_verbatim`](memory_conformance::process::show_stderr_verbatim)).
 pub fn run(options: Options) -> Result<ExitCode, String> {
+    // The bundled backends see only the kit's generated data: their bridges' stderr is shown
+    // as written, as BEHAVIOUR.md quotes it.
+    memory_conformance::process::show_stderr_verbatim();
     let chosen = bundled_among(&options.backends)?;
     let report = Report::of(chosen.clone(), &options);
     let text = if options.json {

@@ -50,4 +50,4 @@ pub use bridge::ProcessBridge;
 pub use protocol::PROTOCOL_VERSION;
 pub use service::ProcessMemoryService;
 pub use subject::{bridged_subject, command_line};
-pub use tail::SHOW_STDERR;
+pub use tail::{SHOW_STDERR, show_stderr_verbatim};

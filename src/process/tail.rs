@@ -2,7 +2,7 @@
 //! to its shape unless the user sets [`SHOW_STDERR`] to `1`.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use super::stderr_shape;
@@ -16,6 +16,17 @@ use super::stderr_shape;
 /// assert_eq!(memory_conformance::process::SHOW_STDERR, "MEMORY_CONFORMANCE_SHOW_STDERR");
 /// ```
 pub const SHOW_STDERR: &str = "MEMORY_CONFORMANCE_SHOW_STDERR";
+
+/// Whether this process shows every bridge child's stderr verbatim, whatever [`SHOW_STDERR`]
+/// says ([`show_stderr_verbatim`]).
+static VERBATIM: AtomicBool = AtomicBool::new(false);
+
+/// From now on, this process shows bridge children's stderr verbatim in error messages: for a
+/// program that feeds its bridges only the kit's own generated data, such as the behaviour
+/// report, where a child's stderr carries no user's content.
+pub fn show_stderr_verbatim() {
+    VERBATIM.store(true, Ordering::Relaxed);
+}
 
 /// How many of the last stderr lines are kept.
 const MAX_LINES: usize = 40;
@@ -37,8 +48,6 @@ struct Inner {
     partial: Vec<u8>,
     /// Whether `partial` was cut.
     cut: bool,
-    /// Every line ended so far, kept or not.
-    ended: u64,
 }
 
 impl StderrTail {
@@ -77,33 +86,25 @@ impl StderrTail {
         lines
     }
 
-    /// How many lines were taken in so far, the unfinished last one included.
-    fn lines_seen(&self) -> u64 {
-        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        inner.ended + u64::from(!inner.partial.is_empty())
-    }
-
     /// The tail as the end of an error message, verbatim where the user set [`SHOW_STDERR`]
-    /// to `1`, else redacted: see [`render_as`](Self::render_as).
+    /// to `1` or the program asked for it ([`show_stderr_verbatim`]), else redacted: see
+    /// [`render_as`](Self::render_as).
     pub(crate) fn render(&self) -> String {
-        let verbatim = std::env::var_os(SHOW_STDERR).is_some_and(|value| value == "1");
+        let verbatim = VERBATIM.load(Ordering::Relaxed)
+            || std::env::var_os(SHOW_STDERR).is_some_and(|value| value == "1");
         self.render_as(verbatim)
     }
 
-    /// The tail as the end of an error message: a line saying how much the child wrote to
-    /// stderr and whether what follows is verbatim or redacted to its shape (and how to see it
-    /// verbatim), then the kept lines, indented.
+    /// The tail as the end of an error message: a line saying whether what follows is verbatim
+    /// or redacted to its shape (and how to see it verbatim), then the kept lines, indented.
+    /// It says nothing of how much the child wrote before: that depends on every call the
+    /// child served, and a message must read the same for the same failure.
     pub(crate) fn render_as(&self, verbatim: bool) -> String {
         let lines = self.lines();
         if lines.is_empty() {
             return "\nthe child wrote nothing to stderr".into();
         }
-        let seen = self.lines_seen();
-        let mut text = format!(
-            "\nthe child's stderr ({seen} line{}, {} bytes) ends with",
-            if seen == 1 { "" } else { "s" },
-            self.bytes_seen()
-        );
+        let mut text = String::from("\nthe child's stderr ends with");
         if verbatim {
             text.push(':');
         } else {
@@ -128,7 +129,6 @@ impl Inner {
         let line = render(&self.partial, self.cut);
         self.partial.clear();
         self.cut = false;
-        self.ended += 1;
         if self.lines.len() == MAX_LINES {
             self.lines.pop_front();
         }
@@ -172,11 +172,10 @@ mod tests {
         );
         assert!(tail.render_as(true).ends_with("x…"));
         assert!(tail.render_as(false).ends_with("<letters:400>…"));
-        assert_eq!(tail.lines_seen(), 103);
     }
 
     #[test]
-    fn the_tail_is_redacted_unless_shown_verbatim_and_says_how_much_there_was() {
+    fn the_tail_is_redacted_unless_shown_verbatim() {
         let tail = StderrTail::default();
         tail.push(b"Traceback (most recent call last):\n");
         tail.push(b"  File \"/srv/bridge.py\", line 7, in add\n");
@@ -184,7 +183,7 @@ mod tests {
         let redacted = tail.render_as(false);
         assert_eq!(
             redacted,
-            "\nthe child's stderr (4 lines, 105 bytes) ends with these lines, redacted to \
+            "\nthe child's stderr ends with these lines, redacted to \
              their shape (set MEMORY_CONFORMANCE_SHOW_STDERR=1 to see them verbatim):\
              \n  | Traceback (most recent call last):\
              \n  |   File \"/srv/bridge.py\", line 7, in add\
@@ -193,7 +192,7 @@ mod tests {
         );
         let verbatim = tail.render_as(true);
         assert!(
-            verbatim.starts_with("\nthe child's stderr (4 lines, 105 bytes) ends with:\n"),
+            verbatim.starts_with("\nthe child's stderr ends with:\n"),
             "{verbatim}"
         );
         assert!(
