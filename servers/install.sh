@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the database servers the server-backed gates of adapters/adk-rust run against, from
+# Installs the database servers the server-backed gates of adapters/adk-rust and community/ run against, from
 # package registries only, into places the repository ignores:
 #
 #   Redis 7        Debian's redis-server package (apt-get)

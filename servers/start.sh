@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts the database servers of the server-backed gates (adapters/adk-rust), each on
+# Starts the database servers of the server-backed gates (adapters/adk-rust, community/), each on
 # loopback, on a free port, with its own data directory under target/servers/ (fresh on
 # every start), and writes their connection URLs to target/servers/env:
 #
