@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the database servers the server-backed gates of adapters/adk-rust and community/ run against, from
-# package registries only, into places the repository ignores:
+# Installs the database servers the server-backed gates of adapters/adk-rust and community/ run
+# against, from package registries only, into places the repository ignores:
 #
 #   Redis 7        Debian's redis-server package (apt-get)
 #   MariaDB 10.11  Debian's mariadb-server package (apt-get), pinned to bookworm's
