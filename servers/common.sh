@@ -5,6 +5,8 @@ servers="$root/target/servers"
 pg_bin="$servers/pgserver/pgserver/pginstall/bin"
 pg_dir="$servers/pg"
 redis_dir="$servers/redis"
+mariadb_dir="$servers/mariadb"
+mariadbd=/usr/sbin/mariadbd
 state="$servers/state"
 env_file="$servers/env"
 
@@ -49,6 +51,22 @@ start_redis() {
   done
 }
 
+# Starts mariadbd in the background (it has no daemon mode of its own), as the user
+# mariadb_user when root, and waits until it answers on its socket.
+start_mariadb() {
+  load_state
+  local user_option=()
+  [ "$(id -u)" != 0 ] || user_option=(--user="$mariadb_user")
+  setsid "$mariadbd" --defaults-file="$mariadb_dir/my.cnf" "${user_option[@]}" \
+    </dev/null >>"$mariadb_dir/mariadbd.out" 2>&1 &
+  local tries=0
+  until mariadb-admin --defaults-file="$mariadb_dir/my.cnf" --user=root ping >/dev/null 2>&1; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 300 ] || fail "MariaDB did not answer within 30 s: $(tail -5 "$mariadb_dir/mariadb.log")"
+    sleep 0.1
+  done
+}
+
 stop_postgres() {
   local mode="$1"
   as_pg "$pg_user" "$pg_bin/pg_ctl" --pgdata="$pg_dir/data" --mode="$mode" --wait --silent stop
@@ -71,4 +89,20 @@ stop_redis() {
     sleep 0.1
   done
   rm -f "$redis_dir/redis.pid"
+}
+
+# Stops MariaDB cleanly (mariadb-admin shutdown, else SIGTERM to the pid it wrote) and waits.
+stop_mariadb() {
+  local pid
+  pid="$(cat "$mariadb_dir/mariadb.pid" 2>/dev/null || true)"
+  [ -n "$pid" ] || return 0
+  mariadb-admin --defaults-file="$mariadb_dir/my.cnf" --user=root shutdown >/dev/null 2>&1 ||
+    kill -TERM "$pid" 2>/dev/null || true
+  local tries=0
+  while kill -0 "$pid" 2>/dev/null; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 300 ] || fail "MariaDB (pid $pid) did not stop within 30 s"
+    sleep 0.1
+  done
+  rm -f "$mariadb_dir/mariadb.pid"
 }

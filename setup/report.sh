@@ -18,7 +18,7 @@ stop_servers() {
   fi
 }
 trap stop_servers EXIT
-if [ -x target/servers/pgserver/pgserver/pginstall/bin/postgres ] && command -v redis-server >/dev/null; then
+if [ -x target/servers/pgserver/pgserver/pginstall/bin/postgres ] && command -v redis-server >/dev/null && [ -x /usr/sbin/mariadbd ]; then
   bash servers/stop.sh >/dev/null 2>&1 || true   # a server a previous run left behind
   bash servers/start.sh
   servers_started=1

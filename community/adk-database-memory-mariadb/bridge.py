@@ -1,0 +1,28 @@
+"""adk-database-memory's DatabaseMemoryService on MariaDB (SQLAlchemy's async aiomysql driver), as
+a memory-conformance bridge. The server is the one `MEMORY_CONFORMANCE_MARIADB_URL` names
+(`community/mariadb.py`). The service's table has a fixed name, and MariaDB has no schemas apart
+from databases: a store is a database of its own, named after the store's storage and this
+bridge's run, so every case has its own table and a reopened or second instance on the store
+reaches the same one. The databases take the server's character set and collation (utf8mb4,
+utf8mb4_general_ci: MariaDB's default)."""
+from memory_conformance_bridge import serve  # first: it keeps stdout for the protocol
+
+import pathlib  # noqa: E402
+import sys  # noqa: E402
+import uuid  # noqa: E402
+
+from adk_database_memory import DatabaseMemoryService  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import mariadb  # noqa: E402
+
+RUN = uuid.uuid4().hex[:12]
+
+
+def service(storage):
+    database = mariadb.database(f"mc_{RUN}_{storage.name.replace('-', '_')}")
+    return DatabaseMemoryService(mariadb.url(database, database=database.rsplit("/", 1)[1],
+                                             scheme="mysql+aiomysql"))
+
+
+serve(service, backend="adk-database-memory-mariadb", package="adk-database-memory")

@@ -1,0 +1,48 @@
+"""The MariaDB the server-backed community gates run on: the server
+`MEMORY_CONFORMANCE_MARIADB_URL` names (else its line of `target/servers/env`, which
+`servers/start.sh` writes; a URL `mysql://user:password@host:port/database` whose user may create
+databases), and databases of a bridge's own there. Bridges put this folder on `sys.path` and
+import it; it needs PyMySQL."""
+import os
+import pathlib
+import sys
+import urllib.parse
+
+import pymysql
+
+VARIABLE = "MEMORY_CONFORMANCE_MARIADB_URL"
+ENV_FILE = pathlib.Path(__file__).resolve().parents[1] / "target" / "servers" / "env"
+
+
+def server_url():
+    """The server's URL: the variable, else its line in target/servers/env; exits 2 without."""
+    if os.environ.get(VARIABLE):
+        return os.environ[VARIABLE]
+    if ENV_FILE.is_file():
+        for line in ENV_FILE.read_text().splitlines():
+            name, _, value = line.partition("=")
+            if name.strip() == VARIABLE and value.strip():
+                return value.strip()
+    print(f"no MariaDB: set {VARIABLE} or start the servers "
+          f"(bash servers/install.sh && bash servers/start.sh)", file=sys.stderr)
+    sys.exit(2)
+
+
+def url(base, *, database, scheme="mysql"):
+    """`base` with another database or scheme."""
+    parts = urllib.parse.urlsplit(base)
+    return urllib.parse.urlunsplit((scheme, parts.netloc, f"/{database}", "", ""))
+
+
+def database(name):
+    """The server's URL for the database `name` (letters, digits and `_`), created when missing."""
+    parts = urllib.parse.urlsplit(server_url())
+    connection = pymysql.connect(host=parts.hostname, port=parts.port or 3306,
+                                 user=urllib.parse.unquote(parts.username or ""),
+                                 password=urllib.parse.unquote(parts.password or ""), autocommit=True)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"CREATE DATABASE IF NOT EXISTS `{name}`")
+    finally:
+        connection.close()
+    return url(server_url(), database=name)
