@@ -3,29 +3,18 @@
 `servers/start.sh` writes; a URL `mysql://user:password@host:port/database` whose user may create
 databases), and databases of a bridge's own there. Bridges put this folder on `sys.path` and
 import it; it needs PyMySQL."""
-import os
-import pathlib
-import sys
 import urllib.parse
 
 import pymysql
 
+import servers_env
+
 VARIABLE = "MEMORY_CONFORMANCE_MARIADB_URL"
-ENV_FILE = pathlib.Path(__file__).resolve().parents[1] / "target" / "servers" / "env"
 
 
 def server_url():
     """The server's URL: the variable, else its line in target/servers/env; exits 2 without."""
-    if os.environ.get(VARIABLE):
-        return os.environ[VARIABLE]
-    if ENV_FILE.is_file():
-        for line in ENV_FILE.read_text().splitlines():
-            name, _, value = line.partition("=")
-            if name.strip() == VARIABLE and value.strip():
-                return value.strip()
-    print(f"no MariaDB: set {VARIABLE} or start the servers "
-          f"(bash servers/install.sh && bash servers/start.sh)", file=sys.stderr)
-    sys.exit(2)
+    return servers_env.server_url(VARIABLE, "MariaDB")
 
 
 def url(base, *, database, scheme="mysql"):

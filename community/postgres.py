@@ -2,30 +2,19 @@
 `MEMORY_CONFORMANCE_POSTGRES_URL` names (else its line of `target/servers/env`, which
 `servers/start.sh` writes; a superuser's URL), and a database of its own for each package there.
 Bridges put this folder on `sys.path` and import it; it needs psycopg."""
-import os
-import pathlib
-import sys
 import urllib.parse
 
 import psycopg
 
+import servers_env
+
 VARIABLE = "MEMORY_CONFORMANCE_POSTGRES_URL"
-ENV_FILE = pathlib.Path(__file__).resolve().parents[1] / "target" / "servers" / "env"
 LOCK = 7242024  # serialises the setup of bridges that start at once
 
 
 def server_url():
     """The server's URL: the variable, else its line in target/servers/env; exits 2 without."""
-    if os.environ.get(VARIABLE):
-        return os.environ[VARIABLE]
-    if ENV_FILE.is_file():
-        for line in ENV_FILE.read_text().splitlines():
-            name, _, value = line.partition("=")
-            if name.strip() == VARIABLE and value.strip():
-                return value.strip()
-    print(f"no PostgreSQL: set {VARIABLE} or start the servers "
-          f"(bash servers/install.sh && bash servers/start.sh)", file=sys.stderr)
-    sys.exit(2)
+    return servers_env.server_url(VARIABLE, "PostgreSQL")
 
 
 def url(base, *, database, user=None, scheme="postgresql"):

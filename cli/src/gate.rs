@@ -46,31 +46,48 @@ pub struct Options {
 }
 
 /// The command's flags, as given.
+#[derive(clap::Args)]
 pub struct Flags {
-    /// The bridge's program and its arguments.
-    pub command: Vec<OsString>,
-    /// `--profile`: a profile file or a preset's name.
+    /// The profile the backend declares: a profile file (.toml, docs/profile-format.md),
+    /// whose known violations and gate options apply too, or a preset name (reference,
+    /// adk-python, adk-python-sqlite, adk-js, adk-java, adk-go, adk-rust-in-memory,
+    /// adk-rust-sqlite, sqlite-fts5).
+    #[arg(long, value_name = "FILE|NAME")]
     pub profile: String,
-    /// `--backend`: the name in test names.
+    /// The backend's name in test names (default: the profile's name).
+    #[arg(long, value_name = "NAME")]
     pub backend: Option<String>,
-    /// `--known-violation RULE=REASON`, each.
+    /// A rule the backend breaks on purpose, and why: `rule.id=reason` (repeatable).
+    #[arg(long = "known-violation", value_name = "RULE=REASON")]
     pub known_violations: Vec<String>,
-    /// `--rules`.
+    /// Only these tests: a rule id, a group (`key.*`) or `snapshot.recall` (repeatable).
+    #[arg(long = "rules", value_name = "PATTERN")]
     pub rules: Vec<String>,
-    /// `--cases`.
+    /// Generated cases per rule (default: PROPTEST_CASES, else 256).
+    #[arg(long)]
     pub cases: Option<u32>,
-    /// `--seed`.
+    /// The seed cases are generated from (default: PROPTEST_RNG_SEED, else random).
+    #[arg(long)]
     pub seed: Option<u64>,
-    /// `--partition K/N`.
+    /// Run only part K of N of the tests, as `K/N` (to split a slow gate across machines).
+    #[arg(long, value_name = "K/N", value_parser = parse_partition)]
     pub partition: Option<(usize, usize)>,
-    /// `--junit`.
+    /// Also write JUnit XML, which CI systems display, to this file.
+    #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// `--format json`.
-    pub json: bool,
-    /// `--snapshots`.
+    /// Output format on standard output.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Pin the backend's recall on the probe corpus in this folder (test `snapshot.recall`).
+    #[arg(long, value_name = "DIR")]
     pub snapshots: Option<PathBuf>,
-    /// `--op-timeout`, in seconds.
+    /// How long one call of the bridge may take, in seconds (default: the profile file's,
+    /// else the kit's default, 20).
+    #[arg(long, value_name = "SECONDS")]
     pub op_timeout: Option<u64>,
+    /// The bridge's program and arguments.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<std::ffi::OsString>,
 }
 
 impl Flags {
@@ -106,11 +123,34 @@ impl Flags {
             rules: self.rules,
             partition: self.partition,
             junit: self.junit,
-            json: self.json,
+            json: matches!(self.format, Format::Json),
             snapshots: self.snapshots,
             op_timeout: Duration::from_secs(op_timeout),
         })
     }
+}
+
+/// What `gate` writes on standard output.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Format {
+    /// libtest's lines.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+fn parse_partition(text: &str) -> Result<(usize, usize), String> {
+    let (part, of) = text
+        .split_once('/')
+        .ok_or_else(|| format!("{text:?} is not K/N, for example 1/3"))?;
+    let part: usize = part
+        .parse()
+        .map_err(|_| format!("{part:?} is not a number"))?;
+    let of: usize = of.parse().map_err(|_| format!("{of:?} is not a number"))?;
+    if of == 0 || part == 0 || part > of {
+        return Err(format!("{text:?}: K must be from 1 to N, and N at least 1"));
+    }
+    Ok((part, of))
 }
 
 /// One test of the run, as the gate's trial came out, formatted.

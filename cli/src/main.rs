@@ -28,48 +28,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  memory-conformance gate --profile adk-python --snapshots memory-snapshots --junit gate.xml -- python3 bridge.py\n  memory-conformance gate --profile reference --rules 'key.*' --seed 7 -- node bridge.mjs"
     )]
-    Gate {
-        /// The profile the backend declares: a profile file (.toml, docs/profile-format.md),
-        /// whose known violations and gate options apply too, or a preset name (reference,
-        /// adk-python, adk-python-sqlite, adk-js, adk-java, adk-go, adk-rust-in-memory,
-        /// adk-rust-sqlite, sqlite-fts5).
-        #[arg(long, value_name = "FILE|NAME")]
-        profile: String,
-        /// The backend's name in test names (default: the profile's name).
-        #[arg(long, value_name = "NAME")]
-        backend: Option<String>,
-        /// A rule the backend breaks on purpose, and why: `rule.id=reason` (repeatable).
-        #[arg(long = "known-violation", value_name = "RULE=REASON")]
-        known_violations: Vec<String>,
-        /// Only these tests: a rule id, a group (`key.*`) or `snapshot.recall` (repeatable).
-        #[arg(long = "rules", value_name = "PATTERN")]
-        rules: Vec<String>,
-        /// Generated cases per rule (default: PROPTEST_CASES, else 256).
-        #[arg(long)]
-        cases: Option<u32>,
-        /// The seed cases are generated from (default: PROPTEST_RNG_SEED, else random).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Run only part K of N of the tests, as `K/N` (to split a slow gate across machines).
-        #[arg(long, value_name = "K/N", value_parser = parse_partition)]
-        partition: Option<(usize, usize)>,
-        /// Also write JUnit XML, which CI systems display, to this file.
-        #[arg(long, value_name = "FILE")]
-        junit: Option<PathBuf>,
-        /// Output format on standard output.
-        #[arg(long, value_enum, default_value_t = GateFormat::Text)]
-        format: GateFormat,
-        /// Pin the backend's recall on the probe corpus in this folder (test `snapshot.recall`).
-        #[arg(long, value_name = "DIR")]
-        snapshots: Option<PathBuf>,
-        /// How long one call of the bridge may take, in seconds (default: the profile file's,
-        /// else the kit's default, 20).
-        #[arg(long, value_name = "SECONDS")]
-        op_timeout: Option<u64>,
-        /// The bridge's program and arguments.
-        #[arg(last = true, required = true, value_name = "COMMAND")]
-        command: Vec<std::ffi::OsString>,
-    },
+    Gate(gate::Flags),
     /// Find the profile that fits a backend, dimension by dimension, by running the rules that
     /// check each dimension against every value it can take; print it as a profile file.
     #[command(
@@ -305,29 +264,6 @@ enum SnapshotAction {
     Accept,
 }
 
-/// `gate` output formats.
-#[derive(Clone, Copy, ValueEnum)]
-enum GateFormat {
-    /// libtest's lines.
-    Text,
-    /// One JSON document.
-    Json,
-}
-
-fn parse_partition(text: &str) -> Result<(usize, usize), String> {
-    let (part, of) = text
-        .split_once('/')
-        .ok_or_else(|| format!("{text:?} is not K/N, for example 1/3"))?;
-    let part: usize = part
-        .parse()
-        .map_err(|_| format!("{part:?} is not a number"))?;
-    let of: usize = of.parse().map_err(|_| format!("{of:?} is not a number"))?;
-    if of == 0 || part == 0 || part > of {
-        return Err(format!("{text:?}: K must be from 1 to N, and N at least 1"));
-    }
-    Ok((part, of))
-}
-
 /// Report formats.
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
@@ -340,35 +276,7 @@ enum Format {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Gate {
-            profile,
-            backend,
-            known_violations,
-            rules,
-            cases,
-            seed,
-            partition,
-            junit,
-            format,
-            snapshots,
-            op_timeout,
-            command,
-        } => gate::Flags {
-            command,
-            profile,
-            backend,
-            known_violations,
-            rules,
-            cases,
-            seed,
-            partition,
-            junit,
-            json: matches!(format, GateFormat::Json),
-            snapshots,
-            op_timeout,
-        }
-        .options()
-        .and_then(gate::run),
+        Command::Gate(flags) => flags.options().and_then(gate::run),
         Command::Infer {
             backend,
             name,
