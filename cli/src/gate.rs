@@ -343,7 +343,11 @@ fn test_run(gate: &Gate, test: &Trial, snapshots: Option<&Path>) -> TestRun {
         None => Err("no folder to pin the recall in: give --snapshots".to_owned()),
     };
     let outcome = test.run(gate, &pin);
-    let note = outcome.known_violation_note();
+    let note = outcome.known_violation_note().or_else(|| {
+        outcome
+            .operation_mix()
+            .map(|mix| format!("operation mix, {mix}"))
+    });
     let (outcome, detail) = match outcome {
         TrialOutcome::Passed { .. } => (Shown::Ok, note),
         TrialOutcome::Ignored(reason) => (Shown::Ignored, Some(reason)),
@@ -458,7 +462,7 @@ impl Printer {
         for run in summary
             .tests
             .iter()
-            .filter(|r| r.known_violation && r.outcome == Shown::Ok)
+            .filter(|r| r.outcome == Shown::Ok && r.detail.is_some())
         {
             let _ = writeln!(
                 out,

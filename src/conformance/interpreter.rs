@@ -109,7 +109,7 @@ fn has_empty_key(step: &Step) -> bool {
         | Step::AddMemories { key: k, .. }
         | Step::Delete { key: k, .. }
         | Step::DeleteId { key: k, .. } => key(k),
-        Step::Open | Step::Use(_) | Step::Reopen | Step::Replicas(_) => false,
+        Step::Open | Step::Use(_) | Step::Reopen | Step::Replicas(_) | Step::Settle => false,
     }
 }
 
@@ -136,7 +136,7 @@ fn carries_nul(step: &Step) -> bool {
         Step::RacingReplace {
             versions, query, ..
         } => nul(serde_json::to_value(versions)) || query.contains('\0'),
-        Step::Open | Step::Use(_) | Step::Reopen | Step::Replicas(_) => false,
+        Step::Open | Step::Use(_) | Step::Reopen | Step::Replicas(_) | Step::Settle => false,
         Step::AddEvents {
             key: k,
             session_id,
@@ -426,6 +426,7 @@ impl Run<'_> {
                 self.instances.push(instance);
                 self.current = 0;
             }
+            Step::Settle => self.settling.wait_out().await,
         }
         Ok(())
     }

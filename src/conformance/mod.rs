@@ -58,6 +58,8 @@ mod main_macro;
 #[cfg(feature = "harness")]
 pub(crate) mod mismatch;
 #[cfg(feature = "harness")]
+mod operation_mix;
+#[cfg(feature = "harness")]
 mod oracle;
 #[cfg(feature = "harness")]
 mod property;
@@ -103,3 +105,5 @@ pub use report::{GateReport, RuleRun};
 pub use trial::{RECALL_FLOOR, RECALL_SNAPSHOT, Trial, TrialOutcome};
 #[cfg(feature = "harness")]
 pub use verdict::Verdict;
+#[cfg(feature = "harness")]
+pub use operation_mix::OperationMix;

@@ -9,6 +9,7 @@ use proptest::test_runner::{Config, TestRunner};
 use super::failure_record::FailureRecord;
 use super::interpreter;
 use super::mismatch::Mismatch;
+use super::operation_mix::OperationMix;
 use super::scenario::Scenario;
 use super::seeding::{case_seed, rng_for};
 use super::subject::Subject;
@@ -34,7 +35,7 @@ pub(crate) struct Counterexample {
 }
 
 /// What a rule's passing cases came to.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Passed {
     /// Cases run (generated and replayed).
     pub(crate) cases: u32,
@@ -42,6 +43,8 @@ pub(crate) struct Passed {
     pub(crate) slowest_write: Option<Duration>,
     /// The longest the harness's own timers ran late while waiting for writes.
     pub(crate) scheduling_delay: Option<Duration>,
+    /// The operations of the cases run.
+    pub(crate) operations: OperationMix,
 }
 
 /// Runs `cases` cases of `strategy` (replaying recorded failures first); `Ok` with the number
@@ -70,6 +73,7 @@ where
         cases: 0,
         slowest_write: None,
         scheduling_delay: None,
+        operations: OperationMix::default(),
     };
     for (case, case_seed) in planned {
         let mut runner = TestRunner::new_with_rng(config.clone(), rng_for(case_seed));
@@ -77,7 +81,9 @@ where
             continue;
         };
         passed.cases += 1;
-        match interpreter::run(subject, &tree.current()).await {
+        let scenario = tree.current();
+        passed.operations.tally(&scenario);
+        match interpreter::run(subject, &scenario).await {
             Ok(stats) => {
                 passed.slowest_write = passed.slowest_write.max(stats.slowest_write);
                 passed.scheduling_delay = passed.scheduling_delay.max(stats.scheduling_delay);

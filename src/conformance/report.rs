@@ -145,6 +145,7 @@ mod tests {
                 cases: 1,
                 slowest_write: None,
                 scheduling_delay: None,
+                operations: None,
             },
         );
         assert!(GateReport::new("one", "one", Vec::new(), vec![passed.clone()]).is_green());

@@ -28,6 +28,8 @@ pub(crate) fn routes(steps: &[Step]) -> Vec<Option<Vec<usize>>> {
                 balancer = None;
                 None
             }
+            // It calls no backend.
+            Step::Settle => None,
             _ => {
                 let (replicas, turn) = balancer.as_mut()?;
                 let calls = match step {

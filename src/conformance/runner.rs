@@ -136,6 +136,9 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
         if let Some(note) = verdict.known_violation_note() {
             println!("  {id}: {note}");
         }
+        if let Some(mix) = verdict.operation_mix() {
+            println!("  operation mix    {id}, {mix}");
+        }
     }
     for (clause, reason) in super::departures(subject.profile()) {
         println!("  departure        {clause}: {reason}");

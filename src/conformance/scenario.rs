@@ -70,6 +70,9 @@ pub(crate) enum Step {
     },
     /// `delete_memory(key, id)` with an id given outright (one no memory under `key` has).
     DeleteId { key: MemoryKey, id: String },
+    /// Waits until every write so far must be visible under the profile's visibility bound
+    /// (at once where writes show at once).
+    Settle,
 }
 
 /// A search and its expectations.
@@ -224,6 +227,7 @@ impl fmt::Display for Step {
                 ContentDisplay(content)
             ),
             Self::DeleteId { key, id } => write!(f, "delete memory id {id:?} under {key}"),
+            Self::Settle => f.write_str("wait until every write so far must show"),
         }
     }
 }

@@ -57,10 +57,19 @@ pub enum TrialOutcome {
 impl TrialOutcome {
     /// The known violation's note (how it came out), where one was declared and held.
     pub fn known_violation_note(&self) -> Option<String> {
+        self.verdict().and_then(Verdict::known_violation_note)
+    }
+
+    /// The operation mix of a passing rule that reports one (`model.random_ops`).
+    pub fn operation_mix(&self) -> Option<&super::OperationMix> {
+        self.verdict().and_then(Verdict::operation_mix)
+    }
+
+    fn verdict(&self) -> Option<&Verdict> {
         match self {
             Self::Passed {
                 verdict: Some(verdict),
-            } => verdict.known_violation_note(),
+            } => Some(verdict),
             _ => None,
         }
     }

@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::failure::RuleFailure;
 use super::known_violation::KnownViolation;
+use super::operation_mix::OperationMix;
 
 /// What one rule came to for a backend.
 ///
@@ -25,6 +26,10 @@ pub enum Verdict {
         /// timers ran late while it waited for writes (the machine's scheduling delay, which
         /// the bound was widened by before any search counted as late).
         scheduling_delay: Option<std::time::Duration>,
+        /// For the rule that combines every operation the profile declares
+        /// (`model.random_ops`): in how many cases each operation, and each ordered pair,
+        /// occurred.
+        operations: Option<Box<OperationMix>>,
     },
     /// The rule does not apply to the profile, so nothing was checked.
     NotApplicable {
@@ -103,6 +108,18 @@ impl Verdict {
         Some(format!("{what}: {}", violation.reason()))
     }
 
+    /// For a passing rule that reports one (`model.random_ops`), the operation mix of its
+    /// cases.
+    pub fn operation_mix(&self) -> Option<&OperationMix> {
+        match self {
+            Self::Passed {
+                operations: Some(mix),
+                ..
+            } => Some(mix),
+            _ => None,
+        }
+    }
+
     /// The failure, when the rule failed (as declared or not).
     pub fn failure(&self) -> Option<&RuleFailure> {
         match self {
@@ -173,6 +190,7 @@ impl fmt::Display for Verdict {
                 cases,
                 slowest_write: Some(slowest),
                 scheduling_delay,
+                ..
             } => {
                 write!(
                     f,

@@ -184,6 +184,7 @@ impl Rule {
                 cases: passed.cases,
                 slowest_write: passed.slowest_write,
                 scheduling_delay: passed.scheduling_delay,
+                operations: (self.id == model::RANDOM_OPS.id).then(|| Box::new(passed.operations)),
             },
             Err(found) => Verdict::Failed(Box::new(self.failure(
                 subject,
