@@ -659,21 +659,30 @@ fn every_clause_of_the_specification_has_a_deviant_caught_by_its_rules() {
     }
 }
 
-/// Replicas on one storage that lose each other's writes pass every other rule, `scope.shared`
-/// included (its second instance opens after the first write, and the two write in turn, each
-/// after a search), and are caught by `scope.replicas`: a stale copy written back over another
-/// instance's write by writes through two instances, and uncoordinated writes by a concurrent
-/// batch only, since one at a time they never race.
+/// Replicas on one storage that lose each other's writes pass `scope.shared` (its second
+/// instance opens after the first write, and the two write in turn, each after a search), and
+/// are caught by `scope.replicas`: a stale copy written back over another instance's write by
+/// writes through two instances, and uncoordinated writes by a concurrent batch only, since one
+/// at a time they never race. `model.random_ops`, whose sequences write through two instances
+/// in turn, catches the stale copy too, never the race.
 #[test]
-fn replicas_that_lose_each_others_writes_are_caught_by_scope_replicas_alone() {
-    for (fault, fragment) in [
-        (ReplicaFault::StaleCopyWriteBack, "via instance 1: "),
-        (ReplicaFault::UncoordinatedWrites, "concurrently add"),
+fn replicas_that_lose_each_others_writes_pass_scope_shared_and_are_caught_by_scope_replicas() {
+    for (fault, fragment, rules) in [
+        (
+            ReplicaFault::StaleCopyWriteBack,
+            "via instance 1: ",
+            &["model.random_ops", "scope.replicas"][..],
+        ),
+        (
+            ReplicaFault::UncoordinatedWrites,
+            "concurrently add",
+            &["scope.replicas"][..],
+        ),
     ] {
         let failed = failures(replicas(fault));
         let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
-        assert_eq!(ids, ["scope.replicas"], "{fault:?}: {failed:#?}");
-        let report = &failed[0].1;
+        assert_eq!(ids, rules, "{fault:?}: {failed:#?}");
+        let report = &failed.last().expect("scope.replicas failed").1;
         for expected in [
             format!("rule scope.replicas failed for backend \"{fault:?}\""),
             "open 3 instances on the same storage behind a round-robin load balancer".into(),
@@ -693,14 +702,21 @@ fn replicas_that_lose_each_others_writes_are_caught_by_scope_replicas_alone() {
 /// search after a peer's write misses it) are caught by both scope rules, with the scenario of
 /// `docs/findings/adk-inspeximus-peer-write-missed.md`: `scope.shared` by a search through the
 /// first instance after the second one wrote, `scope.replicas` by the first search through
-/// another instance than the write's.
+/// another instance than the write's; and by `model.random_ops`, by a search through one
+/// instance after a write through the other.
 #[test]
-fn replicas_that_miss_a_peer_write_on_their_first_search_are_caught_by_both_scope_rules() {
+fn replicas_that_miss_a_peer_write_on_their_first_search_are_caught_by_both_scope_rules_and_the_model_rule()
+ {
     let fault = ReplicaFault::RefreshAfterSearch;
     let failed = failures(replicas(fault));
     let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
-    assert_eq!(ids, ["scope.shared", "scope.replicas"], "{failed:#?}");
+    assert_eq!(
+        ids,
+        ["model.random_ops", "scope.shared", "scope.replicas"],
+        "{failed:#?}"
+    );
     for ((rule, report), expected) in failed.iter().zip([
+        "use instance 0",
         "   6. search \"support\"/\"u-42\" \"cocoa\"  -> exactly [\"cocoa\"]",
         "via instance 1: search \"support\"/\"u-42\" \"coffee\"",
     ]) {

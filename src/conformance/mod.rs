@@ -98,6 +98,8 @@ pub use subject::Subject;
 #[cfg(feature = "harness")]
 pub use failure::RuleFailure;
 #[cfg(feature = "harness")]
+pub use operation_mix::OperationMix;
+#[cfg(feature = "harness")]
 pub use replica_spread::{REPLICAS, ReplicaSpread, replicas};
 #[cfg(feature = "harness")]
 pub use report::{GateReport, RuleRun};
@@ -105,5 +107,3 @@ pub use report::{GateReport, RuleRun};
 pub use trial::{RECALL_FLOOR, RECALL_SNAPSHOT, Trial, TrialOutcome};
 #[cfg(feature = "harness")]
 pub use verdict::Verdict;
-#[cfg(feature = "harness")]
-pub use operation_mix::OperationMix;

@@ -160,7 +160,11 @@ mod tests {
             steps: vec![add("s"), add("s"), search(&key, "q", vec![]), Step::Reopen],
         });
         mix.tally(&Scenario {
-            steps: vec![search(&key, "q", vec![]), search(&key, "q", vec![]), add("s")],
+            steps: vec![
+                search(&key, "q", vec![]),
+                search(&key, "q", vec![]),
+                add("s"),
+            ],
         });
         assert_eq!(mix.cases(), 2);
         assert_eq!(mix.share("add"), 1.0);

@@ -47,6 +47,15 @@ fn keys() -> [MemoryKey; 4] {
 enum Draft {
     /// Steps that stand on their own.
     Steps(Vec<Step>),
+    /// A search of `query`, with a limit or not; with an `Index`, one of the texts written so
+    /// far (the `Index`-th) is searched for instead, under its key, by one of its words put
+    /// before the query.
+    Search {
+        key: MemoryKey,
+        query: String,
+        limit: Option<usize>,
+        about: Option<Index>,
+    },
     /// Adds a new version of one of the sessions added so far, the `Index`-th (an add of a
     /// new session where none was).
     Readd(Index, Session),
@@ -99,7 +108,8 @@ fn operation(profile: &Profile) -> BoxedStrategy<Draft> {
         };
         Draft::Steps(vec![Step::Add(first), Step::Add(copy)])
     });
-    let readd = (any::<Index>(), add.clone()).prop_map(|(pick, session)| Draft::Readd(pick, session));
+    let readd =
+        (any::<Index>(), add.clone()).prop_map(|(pick, session)| Draft::Readd(pick, session));
     let add = add.prop_map(|session| Draft::Steps(vec![Step::Add(session)]));
     let query = || {
         (
@@ -108,8 +118,15 @@ fn operation(profile: &Profile) -> BoxedStrategy<Draft> {
         )
             .prop_map(|(words, separators)| join_with_separators(words, separators))
     };
-    let search = (key(), query())
-        .prop_map(|(key, q)| Draft::Steps(vec![search(&key, q, vec![Expect::Oracle])]));
+    let search =
+        (key(), query(), proptest::option::of(any::<Index>())).prop_map(|(key, query, about)| {
+            Draft::Search {
+                key,
+                query,
+                limit: None,
+                about,
+            }
+        });
     let mut ops = vec![
         (3, add.boxed()),
         (1, add_twice.boxed()),
@@ -117,9 +134,18 @@ fn operation(profile: &Profile) -> BoxedStrategy<Draft> {
         (3, search.boxed()),
     ];
     if capabilities.search_limit {
-        let limited = (key(), query(), 1..4usize).prop_map(|(key, q, limit)| {
-            Draft::Steps(vec![search_limited(&key, q, limit, vec![Expect::Oracle])])
-        });
+        let limited = (
+            key(),
+            query(),
+            1..4usize,
+            proptest::option::of(any::<Index>()),
+        )
+            .prop_map(|(key, query, limit, about)| Draft::Search {
+                key,
+                query,
+                limit: Some(limit),
+                about,
+            });
         ops.push((2, limited.boxed()));
     }
     if capabilities.events_delta.is_some() {
@@ -177,6 +203,26 @@ fn resolve(drafts: Vec<Draft>) -> Scenario {
     for draft in drafts {
         let new = match draft {
             Draft::Steps(new) => new,
+            Draft::Search {
+                mut key,
+                mut query,
+                limit,
+                about,
+            } => {
+                if let Some(pick) = about.filter(|_| !written.is_empty()) {
+                    let (written_key, text) = &written[pick.index(written.len())];
+                    let word = mixed_words()
+                        .into_iter()
+                        .find(|word| text.contains(word.as_str()))
+                        .unwrap_or_default();
+                    key = written_key.clone();
+                    query = format!("{word} {query}");
+                }
+                vec![match limit {
+                    None => search(&key, query, vec![Expect::Oracle]),
+                    Some(limit) => search_limited(&key, query, limit, vec![Expect::Oracle]),
+                }]
+            }
             Draft::Readd(pick, mut session) => {
                 if let Some(added) = sessions.get(pick.index(sessions.len().max(1))) {
                     session.app_name.clone_from(&added.app_name);
@@ -260,7 +306,8 @@ mod tests {
         let strategy = (RANDOM_OPS.scenarios)(profile);
         let mut mix = OperationMix::default();
         for case in 1..=cases {
-            let mut runner = TestRunner::new_with_rng(Default::default(), rng_for(case_seed(7, case)));
+            let mut runner =
+                TestRunner::new_with_rng(Default::default(), rng_for(case_seed(7, case)));
             mix.tally(&strategy.new_tree(&mut runner).unwrap().current());
         }
         mix
