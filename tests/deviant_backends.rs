@@ -760,3 +760,43 @@ fn a_search_of_the_latest_thousand_events_only_is_beyond_every_rule() {
         "a rule now catches it: move it to the catalogue ({ids:?})"
     );
 }
+
+/// Under semantic retrieval, where the oracle computes no answer, `model.random_ops` still
+/// checks every search for returning only what is stored under its key, within the limit: the
+/// reference claimed as semantic passes it, and a store that leaks other users' memories or
+/// keeps returning deleted ones fails it.
+#[test]
+fn under_semantic_retrieval_the_model_rule_checks_that_only_stored_entries_come_back() {
+    use memory_conformance::conformance::rules;
+    use memory_conformance::profile::{Limit, Retrieval};
+
+    let semantic = || {
+        let mut profile = Profile::reference();
+        profile.retrieval = Retrieval::Semantic;
+        profile.limit = Limit::AtMost(10);
+        profile
+    };
+    let random_ops = rules::find("model.random_ops").unwrap();
+    let verdict = Gate::new(Subject::new("reference", semantic(), || async {
+        InMemoryMemoryService::new()
+    }))
+    .seed(SEED)
+    .cases(64)
+    .check(random_ops);
+    assert!(matches!(verdict, Verdict::Passed { .. }), "{verdict}");
+    for deviation in [
+        &key::UserFilterIgnored as &'static dyn Deviation,
+        &calls::DeleteIgnored,
+    ] {
+        let verdict = gate_claiming(deviation, semantic()).check(random_ops);
+        let report = verdict
+            .failure()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        assert!(
+            report.contains("-> only entries stored under the key")
+                && report.contains("entries not stored under the key, or more often than stored"),
+            "{deviation:?}: {verdict}"
+        );
+    }
+}

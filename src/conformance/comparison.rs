@@ -95,6 +95,37 @@ fn check_one(
                 )
             })
         }
+        Expect::Stored => {
+            let stored = oracle.stored(&search.key.app_name, &search.key.user_id);
+            let limit = oracle.limit(search.limit);
+            let over = match limit {
+                Limit::AtMost(n) if actual.len() > n => Some(n),
+                _ => None,
+            };
+            ensure(
+                over.is_none() && multiset_includes(&stored, &contents),
+                || {
+                    let stored: Vec<Content> = stored.into_iter().cloned().collect();
+                    (
+                        format!(
+                            "only entries stored under the key, each at most as often as stored, \
+                         at most {}: of {}",
+                            match limit {
+                                Limit::AtMost(n) => n.to_string(),
+                                Limit::Unlimited => "all of them".into(),
+                            },
+                            listed(&stored)
+                        ),
+                        match over {
+                            Some(n) => format!("{} entries, over the limit of {n}", actual.len()),
+                            None => {
+                                "entries not stored under the key, or more often than stored".into()
+                            }
+                        },
+                    )
+                },
+            )
+        }
         Expect::NoDuplicates => {
             let duplicated = contents
                 .iter()

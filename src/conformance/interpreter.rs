@@ -266,7 +266,7 @@ impl Run<'_> {
     /// later would pass it too early, so it waits out the visibility bound first.
     fn checks_absence_only(&self, search: &Search) -> bool {
         search.expect.iter().all(|expect| match expect {
-            Expect::Nothing | Expect::Excludes(_) | Expect::NoDuplicates => true,
+            Expect::Nothing | Expect::Excludes(_) | Expect::NoDuplicates | Expect::Stored => true,
             Expect::Count(n) => *n == 0,
             Expect::Oracle => self
                 .oracle
@@ -489,10 +489,14 @@ impl Run<'_> {
             .contents
             .iter()
             .position(|c| same_entry(c, content));
-        let must_find = position.is_some_and(|i| match expected.limit {
-            Limit::Unlimited => true,
-            Limit::AtMost(n) => expected.contents.len() <= n || (expected.ordered && i < n),
-        });
+        // Where the profile computes no answer (semantic retrieval), no search must find it.
+        let profile = self.subject.profile();
+        let computable = profile.is_lexical() || profile.vector().is_some();
+        let must_find = computable
+            && position.is_some_and(|i| match expected.limit {
+                Limit::Unlimited => true,
+                Limit::AtMost(n) => expected.contents.len() <= n || (expected.ordered && i < n),
+            });
         let mut first_overdue = None;
         let mut late = Late(None);
         let found = loop {

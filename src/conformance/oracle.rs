@@ -232,6 +232,25 @@ impl Oracle {
         }
     }
 
+    /// Every entry stored under (`app_name`, `user_id`), each as often as it is stored: all a
+    /// search may return where the profile computes no answer (semantic retrieval).
+    pub(crate) fn stored(&self, app_name: &str, user_id: &str) -> Vec<&Content> {
+        self.stores
+            .get(&self.store_key(app_name, user_id))
+            .into_iter()
+            .flat_map(|store| &store.sessions)
+            .flat_map(|session| &session.events)
+            .map(|event| &event.content)
+            .collect()
+    }
+
+    /// The most entries a search may return that asks for `limit`, or for none.
+    pub(crate) fn limit(&self, limit: Option<usize>) -> Limit {
+        // The profile's limit is what a search without options returns at most; a search that
+        // asks for a limit gets that one instead (adk-rust's `SearchRequest.limit`).
+        limit.map_or(self.profile.limit, Limit::AtMost)
+    }
+
     /// What `search_memory(app_name, user_id, query)` should return.
     pub(crate) fn search(&self, app_name: &str, user_id: &str, query: &str) -> Expected {
         self.search_limited(app_name, user_id, query, None)
@@ -246,9 +265,7 @@ impl Oracle {
         query: &str,
         limit: Option<usize>,
     ) -> Expected {
-        // The profile's limit is what a search without options returns at most; a search that
-        // asks for a limit gets that one instead (adk-rust's `SearchRequest.limit`).
-        let limit = limit.map_or(self.profile.limit, Limit::AtMost);
+        let limit = self.limit(limit);
         let mut sessions: Vec<&ModelSession> = self
             .stores
             .get(&self.store_key(app_name, user_id))

@@ -131,6 +131,10 @@ pub(crate) enum Expect {
     Count(usize),
     /// This content first.
     First(Content),
+    /// Only entries stored under the key, none more often than it is stored, and no more than
+    /// the limit: what can be checked where the profile computes no answer (semantic
+    /// retrieval).
+    Stored,
     /// Every entry carries an id; entries of different contents carry different ids; an entry
     /// carries the id the same content carried in every earlier search of the scenario.
     StableIds,
@@ -253,6 +257,7 @@ impl fmt::Display for ExpectDisplay<'_> {
                 Expect::Count(n) => write!(f, "{}", count(*n))?,
                 Expect::First(c) => write!(f, "{} first", ContentDisplay(c))?,
                 Expect::StableIds => f.write_str("an id on every entry, stable and distinct")?,
+                Expect::Stored => f.write_str("only entries stored under the key")?,
             }
         }
         Ok(())

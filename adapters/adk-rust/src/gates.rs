@@ -218,12 +218,15 @@ fn postgres_gate_with(
             })
             .known_violation("query.blank", BLANK_QUERY_EMBEDDED)
     } else {
-        gate
+        // Its sequences open a second instance too (with an embedder, the rule is declared
+        // for the textless rows above).
+        gate.known_intermittent_violation("model.random_ops", MIGRATE_LOCK_LEAK)
     }
 }
 
-/// Why `PostgresMemoryService` 2.3.0 breaks `scope.shared` and `scope.replicas`, in some runs:
-/// a race, so the two are declared intermittent.
+/// Why `PostgresMemoryService` 2.3.0 breaks `scope.shared`, `scope.replicas` and
+/// `model.random_ops` (whose sequences open a second instance), in some runs: a race, so the
+/// three are declared intermittent.
 const MIGRATE_LOCK_LEAK: &str = "migrate() takes pg_advisory_lock through the pool and releases \
      it through the pool (adk-memory 2.3.0 src/postgres.rs:352-377), and sqlx 0.8 puts a \
      connection back in the pool from a spawned task (sqlx-core src/pool/connection.rs:200-210), \
