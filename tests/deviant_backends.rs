@@ -800,3 +800,42 @@ fn under_semantic_retrieval_the_model_rule_checks_that_only_stored_entries_come_
         );
     }
 }
+
+/// A store whose re-add is an ingestion passes every rule when it declares
+/// `readd = "keep-first"` (the replace rules as the violations the value implies), and the
+/// reference, which replaces, fails when it claims keep-first: the rules that compute every
+/// search from the declared re-add catch it.
+#[test]
+fn a_keep_first_store_passes_as_declared_and_a_replacing_one_claiming_it_fails() {
+    use memory_conformance::profile::Readd;
+
+    let failed = failures(gate(&replace::KeepFirstIngest));
+    assert!(
+        failed.is_empty(),
+        "{}",
+        failed
+            .iter()
+            .map(|(_, r)| r.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+    let mut profile = Profile::reference();
+    profile.readd = Readd::KeepFirst;
+    let claiming = Gate::new(Subject::new("reference", profile, || async {
+        InMemoryMemoryService::new()
+    }))
+    .seed(SEED)
+    .cases(64);
+    let failed = failures(claiming);
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert_eq!(
+        ids,
+        [
+            "replace.readd_as_declared",
+            "result.order",
+            "model.random_ops",
+            "delta.as_declared",
+        ],
+        "{failed:#?}"
+    );
+}

@@ -140,6 +140,7 @@ impl Oracle {
             Readd::ReplaceUnlessNoText if !carries_words => {}
             Readd::ReplaceUnlessNoText => existing.events = events,
             Readd::UpsertByEventId => upsert(&mut existing.events, events),
+            Readd::KeepFirst => ingest(&mut existing.events, events),
         }
         *self.store_mut(&session.app_name, &session.user_id) = store;
     }
@@ -160,13 +161,7 @@ impl Oracle {
         let events = self.model_events(&store, events);
         let session = store.session_mut(session_id.unwrap_or(UNKNOWN_SESSION_ID));
         match delta {
-            EventsDelta::AppendNewIds => {
-                for event in events {
-                    if !session.events.iter().any(|old| old.id == event.id) {
-                        session.events.push(event);
-                    }
-                }
-            }
+            EventsDelta::AppendNewIds => append_new_ids(&mut session.events, events),
             EventsDelta::UpsertByEventId => upsert(&mut session.events, events),
         }
         *self.store_mut(app_name, user_id) = store;
@@ -363,13 +358,34 @@ impl ModelStore {
 
 /// Writes each of `events` that carries text under its id: over the stored event with that id,
 /// or after the stored events.
+/// Stores each of `events` whose id `stored` does not hold yet after the stored events; the
+/// others keep their stored version.
+fn append_new_ids(stored: &mut Vec<ModelEvent>, events: Vec<ModelEvent>) {
+    append_new_ids_of(stored, events.into_iter());
+}
+
+/// As [`append_new_ids`], of the events that carry text only.
+fn ingest(stored: &mut Vec<ModelEvent>, events: Vec<ModelEvent>) {
+    append_new_ids_of(stored, events.into_iter().filter(carries_text));
+}
+
+fn append_new_ids_of(stored: &mut Vec<ModelEvent>, events: impl Iterator<Item = ModelEvent>) {
+    for event in events {
+        if !stored.iter().any(|old| old.id == event.id) {
+            stored.push(event);
+        }
+    }
+}
+
+/// Whether `event` has a text part holding a character other than whitespace.
+fn carries_text(event: &ModelEvent) -> bool {
+    event
+        .content
+        .texts()
+        .any(|text| text.chars().any(|c| !c.is_whitespace()))
+}
+
 fn upsert(stored: &mut Vec<ModelEvent>, events: Vec<ModelEvent>) {
-    let carries_text = |event: &ModelEvent| {
-        event
-            .content
-            .texts()
-            .any(|text| text.chars().any(|c| !c.is_whitespace()))
-    };
     for event in events.into_iter().filter(carries_text) {
         match stored.iter_mut().find(|old| old.id == event.id) {
             Some(old) => *old = event,
@@ -477,6 +493,8 @@ mod tests {
             (Readd::Replace, vec![], vec!["tea"]),
             (Readd::Append, vec!["coffee"], vec!["coffee tea"]),
             (Readd::ReplaceUnlessNoText, vec!["coffee"], vec!["tea"]),
+            // New event ids each time: every event is new to the session.
+            (Readd::KeepFirst, vec!["coffee"], vec!["coffee tea"]),
         ];
         for (readd, after_textless, after_tea) in &mut expected {
             let mut profile = reference();
@@ -493,6 +511,29 @@ mod tests {
             let both = found(&oracle, "a", "u", "coffee tea").join(" ");
             assert_eq!(both, after_tea.join(" "), "{readd:?}");
         }
+    }
+
+    /// Under keep-first, a re-added event id keeps its first version and nothing is removed;
+    /// only an id the session does not hold is stored.
+    #[test]
+    fn a_keep_first_readd_stores_only_event_ids_the_session_does_not_hold() {
+        let mut profile = reference();
+        profile.readd = Readd::KeepFirst;
+        let mut oracle = Oracle::new(&profile);
+        let version = |texts: &[(&str, &str)]| {
+            Session::new("a", "u", "s-1").with_events(
+                texts
+                    .iter()
+                    .map(|(id, text)| Event::text("user", *text).with_id(*id)),
+            )
+        };
+        oracle.add(&version(&[("e-0", "coffee"), ("e-1", "tea")]));
+        oracle.add(&version(&[("e-0", "latte"), ("e-2", "milk")]));
+        oracle.add(&version(&[]));
+        assert_eq!(
+            found(&oracle, "a", "u", "coffee tea latte milk"),
+            ["coffee", "tea", "milk"]
+        );
     }
 
     #[test]

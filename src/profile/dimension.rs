@@ -456,6 +456,7 @@ dimension! {
             Readd::Replace,
             Readd::ReplaceUnlessNoText,
             Readd::UpsertByEventId,
+            Readd::KeepFirst,
             Readd::Append,
         ],
     }
@@ -519,6 +520,29 @@ dimension! {
             ),
         ],
         text: "upsert by event id (events without text skipped)",
+    }
+    Readd::KeepFirst => {
+        value: "keep first",
+        says: "a re-add stores the events with text whose id the session does not hold; a stored event keeps its first version, none is removed, and events without text are never stored (implied violations of the replace rules)",
+        rules: [
+            "replace.readd_as_declared",
+            "model.random_ops",
+            "durability.reopen",
+            "replace.readd_replaces",
+            "replace.readd_with_nothing",
+        ],
+        inputs: ["re-adds by event id", "re-adds", "random operations"],
+        implies: [
+            (
+                "replace.readd_replaces",
+                "a re-added event keeps its first version and events the new version no longer has stay, so old words still match",
+            ),
+            (
+                "replace.readd_with_nothing",
+                "a re-add with no text stores nothing and removes nothing, so the old text stays",
+            ),
+        ],
+        text: "keep first (a re-add stores only event ids it does not hold)",
     }
 }
 

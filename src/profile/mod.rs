@@ -193,6 +193,11 @@ pub enum Readd {
     /// `SqliteMemoryService`: `ON CONFLICT (app_name, user_id, session_id, event_id) DO
     /// UPDATE`). A first add is written the same way.
     UpsertByEventId,
+    /// A re-add is an ingestion of its events: each event that carries text (as under
+    /// [`Readd::UpsertByEventId`]) and whose id the session does not hold yet comes after the
+    /// stored events; an event whose id it holds keeps its first version, and nothing is
+    /// removed. Events without text are never stored. A first add is written the same way.
+    KeepFirst,
 }
 
 /// How text is cut into words (stored text, and queries under [`QueryTerms::Words`] and

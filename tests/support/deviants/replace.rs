@@ -179,3 +179,45 @@ impl Deviation for ShortSessionsDropped {
         store.add(session).await
     }
 }
+
+/// Ingests a re-add: stores each event with text whose id the session does not hold yet, keeps
+/// the stored version of the others and removes nothing (adk-memshield's re-add). It conforms
+/// to its profile, which declares `readd = keep-first`; it breaks the replace rules, as that
+/// value implies.
+#[derive(Debug)]
+pub struct KeepFirstIngest;
+
+#[async_trait]
+impl Deviation for KeepFirstIngest {
+    fn profile(&self) -> Profile {
+        let mut profile = two_calls(Profile::reference().named("keep-first"));
+        profile.readd = Readd::KeepFirst;
+        profile
+    }
+
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let carries_text = |event: &&Event| {
+            event
+                .content
+                .as_ref()
+                .is_some_and(|c| c.texts().any(|t| t.chars().any(|c| !c.is_whitespace())))
+        };
+        let merged = merge_with_previous(store, session, |previous| {
+            let mut merged = match previous {
+                Some(previous) => previous.clone(),
+                None => Session::new(
+                    session.app_name.clone(),
+                    session.user_id.clone(),
+                    session.id.clone(),
+                ),
+            };
+            for event in session.events.iter().filter(carries_text) {
+                if !merged.events.iter().any(|old| old.id == event.id) {
+                    merged.events.push(event.clone());
+                }
+            }
+            merged
+        });
+        store.add(&merged).await
+    }
+}
