@@ -8,7 +8,7 @@
 //! Run with `cargo bench --bench harness`; add `--profile dev` for the debug-build figure.
 
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use memory_conformance::conformance::{Gate, Subject};
@@ -208,6 +208,42 @@ fn harness(c: &mut Criterion) {
         b.iter(|| runtime.block_on(plain_loop(&calls)))
     });
     group.finish();
+    paired(&runtime, &calls);
+}
+
+/// The overhead measured in pairs: each run of the suite is followed at once by a run of the
+/// plain loop, so both see the same load on a shared machine; the ratio printed is the median
+/// of the pairs' ratios.
+fn paired(runtime: &tokio::runtime::Runtime, calls: &[Call]) {
+    const PAIRS: usize = 15;
+    let time = |run: &dyn Fn()| {
+        let started = Instant::now();
+        run();
+        started.elapsed()
+    };
+    let pairs: Vec<(Duration, Duration)> = (0..PAIRS)
+        .map(|_| {
+            let whole = time(&suite);
+            let plain = time(&|| runtime.block_on(plain_loop(calls)));
+            (whole, plain)
+        })
+        .collect();
+    let median = |mut values: Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let ratio = median(
+        pairs
+            .iter()
+            .map(|(whole, plain)| whole.as_secs_f64() / plain.as_secs_f64())
+            .collect(),
+    );
+    let whole = median(pairs.iter().map(|p| p.0.as_secs_f64() * 1e3).collect());
+    let plain = median(pairs.iter().map(|p| p.1.as_secs_f64() * 1e3).collect());
+    println!(
+        "harness overhead over {PAIRS} pairs: the whole suite {whole:.1} ms, the same calls in a \
+         plain loop {plain:.1} ms (medians); the median of the pairs' ratios {ratio:.2}x"
+    );
 }
 
 criterion_group!(benches, harness);
