@@ -10,7 +10,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use memory_conformance::conformance::{Gate, Subject};
 use memory_conformance::profile::Profile;
 use memory_conformance::{
@@ -247,4 +247,23 @@ fn paired(runtime: &tokio::runtime::Runtime, calls: &[Call]) {
 }
 
 criterion_group!(benches, harness);
-criterion_main!(benches);
+
+/// Set to `suite`, `record` or `plain`, the bench runs that once and exits (no criterion): the
+/// suite; the suite recording its calls; the suite recording its calls, then the plain loop
+/// replaying them. Under `valgrind --tool=callgrind`, `plain` minus `record` is the plain
+/// loop's instruction count, and `suite` the suite's: counts that do not move with the
+/// machine's other work.
+const ONCE: &str = "HARNESS_BENCH_ONCE";
+
+fn main() {
+    match std::env::var(ONCE).as_deref() {
+        Ok("suite") => suite(),
+        Ok("record") => drop(recorded_calls()),
+        Ok("plain") => runtime().block_on(plain_loop(&recorded_calls())),
+        Ok(other) => panic!("{ONCE}={other:?}: expected suite, record or plain"),
+        Err(_) => {
+            benches();
+            Criterion::default().configure_from_args().final_summary();
+        }
+    }
+}
