@@ -187,7 +187,7 @@ fn bridge_round_trip(c: &mut Criterion) {
 /// Each subject's median time per search, per add and per case, over rounds that visit every
 /// subject in turn, printed with its overhead over the direct call.
 fn summary(runtime: &tokio::runtime::Runtime, targets: &[(&str, Target)], session: &Session) {
-    const ROUNDS: usize = 30;
+    const ROUNDS: usize = 100;
     const CALLS: u32 = 50;
     const CASES: u32 = 10;
     let mut times = vec![[Vec::new(), Vec::new(), Vec::new()]; targets.len()];
