@@ -111,26 +111,28 @@ export async function serve(factory, options) {
   const protocol = process.stdout;
   // stdout carries the protocol only: whatever the service logs goes to stderr.
   console.log = console.info = console.debug = (...args) => console.error(...args);
-  // Every store: its storage directory and its open services, by instance number.
+  // Every store: its storage directory (made only for a factory that takes it: making and
+  // removing one costs more than a call) and its open services, by instance number.
+  const takesStorage = factory.length >= 1;
   const stores = new Map();
   const root = mkdtempSync(join(tmpdir(), 'memory-conformance-bridge-'));
   let made = 0;
   const create = (name) => {
     made += 1;
     const storage = join(root, `store-${made}`);
-    mkdirSync(storage);
+    if (takesStorage) mkdirSync(storage);
     const store = {storage, instances: new Map(), opened: 0};
     stores.set(name, store);
     return store;
   };
   const open = (store) => {
     store.opened += 1;
-    store.instances.set(store.opened, factory.length >= 1 ? factory(store.storage) : factory());
+    store.instances.set(store.opened, takesStorage ? factory(store.storage) : factory());
     return store.opened;
   };
   const drop = (name) => {
     const store = stores.get(name);
-    if (store) rmSync(store.storage, {recursive: true, force: true});
+    if (store && takesStorage) rmSync(store.storage, {recursive: true, force: true});
     stores.delete(name);
   };
   const service = (name, instance) => {

@@ -235,11 +235,14 @@ def _takes_storage(factory):
 
 
 class _Store:
-    """One store: its storage directory and its open services, by instance number."""
+    """One store: its storage directory and its open services, by instance number. The directory
+    is made only for a factory that takes it: making and removing one costs more than a call."""
 
-    def __init__(self, root, name, number):
+    def __init__(self, root, name, number, takes_storage):
         self.storage = pathlib.Path(root) / f"store-{number}"
-        self.storage.mkdir()
+        self.has_storage = takes_storage
+        if takes_storage:
+            self.storage.mkdir()
         self.name = name
         self.instances = {}
         self.opened = 0
@@ -256,7 +259,8 @@ class _Store:
     async def forget(self):
         for instance in list(self.instances):
             await self.close(instance)
-        shutil.rmtree(self.storage, ignore_errors=True)
+        if self.has_storage:
+            shutil.rmtree(self.storage, ignore_errors=True)
 
     def service(self, instance):
         # v1 requests name no instance: the store's only (or first) one.
@@ -284,7 +288,7 @@ class _Stores:
 
     def create(self, name):
         self.made += 1
-        self.stores[name] = _Store(self.root.name, name, self.made)
+        self.stores[name] = _Store(self.root.name, name, self.made, self.takes_storage)
         return self.stores[name]
 
     async def drop(self, name):
@@ -400,7 +404,11 @@ def serve(factory, *, backend, package=None, version=None):
         except Exception as err:  # every failure of one request is answered, never fatal
             traceback.print_exc()
             answer = {"id": request_id, "ok": False, "error": f"{type(err).__name__}: {err}"}
-        PROTOCOL.write(json.dumps(_json_safe(answer)) + "\n")
+        try:
+            line = json.dumps(answer, allow_nan=False)
+        except ValueError:  # a float JSON cannot hold: rewritten only then, by name
+            line = json.dumps(_json_safe(answer))
+        PROTOCOL.write(line + "\n")
         PROTOCOL.flush()
     # The kit closed standard input: release every service, then every store's storage.
     for name in list(stores.stores):

@@ -7,7 +7,7 @@ use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::late_timer;
 use super::mismatch::Problem;
@@ -22,8 +22,17 @@ pub(crate) async fn guarded<'f, T>(
     op: impl FnOnce() -> String,
     call: impl Future<Output = Result<T, MemoryError>> + Send + 'f,
 ) -> Result<T, Problem> {
-    let caught = CatchUnwind(Box::pin(call));
-    match late_timer::within(timeout, caught).await {
+    let started = Instant::now();
+    let call = std::pin::pin!(call);
+    let mut caught = CatchUnwind(call);
+    // A call that answers on its first poll (an in-process backend without I/O) needs no
+    // timer: one is armed only when it has to wait.
+    let first = std::future::poll_fn(|cx| Poll::Ready(Pin::new(&mut caught).poll(cx))).await;
+    let outcome = match first {
+        Poll::Ready(outcome) => Ok(outcome),
+        Poll::Pending => late_timer::within_after_pending(started, timeout, caught).await,
+    };
+    match outcome {
         Err(overrun) => Err(Problem::TimedOut {
             op: op(),
             after: timeout,
@@ -66,11 +75,12 @@ pub(crate) fn panic_message(payload: Box<dyn Any + Send>) -> String {
         .unwrap_or_else(|| "a panic with a non-text payload".into())
 }
 
-/// A future that turns a panic while polling into an `Err` holding the panic's payload.
-struct CatchUnwind<'f, T>(Pin<Box<dyn Future<Output = T> + Send + 'f>>);
+/// A future that turns a panic while polling the future it borrows into an `Err` holding the
+/// panic's payload.
+struct CatchUnwind<'f, F>(Pin<&'f mut F>);
 
-impl<T> Future for CatchUnwind<'_, T> {
-    type Output = Result<T, Box<dyn Any + Send>>;
+impl<F: Future> Future for CatchUnwind<'_, F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let inner = self.0.as_mut();
@@ -106,6 +116,26 @@ mod tests {
                 && text.ends_with(" ms late, and that scheduling delay was allowed once on top"),
             "{text}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_call_that_waits_is_polled_again_only_after_the_others_had_their_turn() {
+        // A backend's interleaving with the harness's other work (a concurrent add, a search
+        // racing a re-add) is the executor's: after a call's first `Pending`, the guard arms
+        // its timer and hands the turn back before polling the call again.
+        let other_ran = std::sync::atomic::AtomicBool::new(false);
+        let call = async {
+            tokio::task::yield_now().await;
+            Ok(other_ran.load(std::sync::atomic::Ordering::SeqCst))
+        };
+        let other = async {
+            other_ran.store(true, std::sync::atomic::Ordering::SeqCst);
+        };
+        let (seen, ()) = tokio::join!(
+            guarded(Duration::from_secs(60), || "add".into(), call),
+            other
+        );
+        assert_eq!(seen.ok(), Some(true));
     }
 
     #[tokio::test]

@@ -327,7 +327,7 @@ impl Run<'_> {
     async fn step(&mut self, step: &Step, route: Option<&[usize]>) -> Result<(), Problem> {
         match step {
             Step::Add(session) => {
-                add(self.backend(), session.clone(), self.timeout()).await?;
+                add(self.backend(), session, self.timeout()).await?;
                 self.oracle.add(session);
                 self.wrote();
             }
@@ -392,7 +392,8 @@ impl Run<'_> {
                         Some(&n) => Arc::clone(&self.instances[n.min(self.instances.len() - 1)]),
                         None => self.backend(),
                     };
-                    tasks.spawn(add(backend, session.clone(), self.timeout()));
+                    let (session, timeout) = (session.clone(), self.timeout());
+                    tasks.spawn(async move { add(backend, &session, timeout).await });
                 }
                 while let Some(joined) = tasks.join_next().await {
                     joined.map_err(|err| Problem::Panicked {
@@ -568,7 +569,7 @@ impl Run<'_> {
         let Some(first) = versions.first() else {
             return Ok(());
         };
-        add(self.backend(), first.clone(), self.timeout()).await?;
+        add(self.backend(), first, self.timeout()).await?;
         // Under delayed visibility the first version must show before the race: until then a
         // search sees nothing, which is no version, and no fault.
         self.wrote();
@@ -593,12 +594,8 @@ impl Run<'_> {
             async move {
                 for round in 0..rounds {
                     let _ = started.send(round);
-                    add(
-                        Arc::clone(&backend),
-                        versions[(round + 1) % versions.len()].clone(),
-                        timeout,
-                    )
-                    .await?;
+                    let version = &versions[(round + 1) % versions.len()];
+                    add(Arc::clone(&backend), version, timeout).await?;
                 }
                 Ok::<(), Problem>(())
             }
@@ -640,7 +637,7 @@ impl Run<'_> {
 
 async fn add(
     backend: Arc<dyn MemoryService>,
-    session: Session,
+    session: &Session,
     timeout: Duration,
 ) -> Result<(), Problem> {
     let op = || {
@@ -650,7 +647,7 @@ async fn add(
             session.id
         )
     };
-    guarded(timeout, op, backend.add_session_to_memory(&session)).await
+    guarded(timeout, op, backend.add_session_to_memory(session)).await
 }
 
 /// A final miss: under delayed visibility, what the overdue searches measured.

@@ -9,6 +9,7 @@
 
 use std::fmt;
 use std::future::Future;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 /// What a timeout measured when it failed.
@@ -40,15 +41,52 @@ pub(crate) async fn within<F: Future>(limit: Duration, call: F) -> Result<F::Out
     within_on(limit, Instant::now, call).await
 }
 
+/// [`within`] for a call that started at `started` (on the monotonic clock) and whose first
+/// poll has just returned `Pending`: its limit runs from `started`, and it is not polled again
+/// before the task is woken, as an executor would not poll it again (the timer is armed and
+/// the task goes back to the executor first).
+pub(crate) async fn within_after_pending<F: Future>(
+    started: Instant,
+    limit: Duration,
+    call: F,
+) -> Result<F::Output, Overrun> {
+    within_from(started, limit, Instant::now, call, true).await
+}
+
 /// [`within`], measuring lateness on the clock `now`.
 async fn within_on<F: Future>(
     limit: Duration,
     now: impl Fn() -> Instant,
     call: F,
 ) -> Result<F::Output, Overrun> {
-    let started = now();
+    within_from(now(), limit, now, call, false).await
+}
+
+/// [`within`] from `started`, measuring lateness on the clock `now`; `pending` says the call's
+/// first poll has just returned `Pending`, so the first turn only arms the timer.
+async fn within_from<F: Future>(
+    started: Instant,
+    limit: Duration,
+    now: impl Fn() -> Instant,
+    call: F,
+    pending: bool,
+) -> Result<F::Output, Overrun> {
     let mut call = std::pin::pin!(call);
-    if let Ok(output) = tokio::time::timeout(limit, &mut call).await {
+    let due = tokio::time::Instant::from_std(started + limit);
+    // Kept until the end: the timer armed on the first turn wakes the task at the limit even
+    // if the call never does.
+    let mut armed = std::pin::pin!(pending.then(|| tokio::time::sleep_until(due)));
+    if let Some(mut armed) = armed.as_mut().as_pin_mut() {
+        let mut turned = false;
+        std::future::poll_fn(|cx| {
+            if std::mem::replace(&mut turned, true) {
+                return Poll::Ready(());
+            }
+            armed.as_mut().poll(cx)
+        })
+        .await;
+    }
+    if let Ok(output) = tokio::time::timeout_at(due, &mut call).await {
         return Ok(output);
     }
     let late = now().saturating_duration_since(started + limit);
