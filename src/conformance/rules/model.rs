@@ -26,7 +26,7 @@ rule! {
         applies: always,
         scenarios: |profile| {
             proptest::collection::vec(operation(profile), 1..40)
-                .prop_map(|drafts| resolve(drafts))
+                .prop_map(resolve)
                 .boxed()
         },
     }
