@@ -277,7 +277,7 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("texts")
     p.add_argument("--out", required=True)
-    p.add_argument("--count", type=int, default=512)
+    p.add_argument("--count", type=int, default=256)
     p.add_argument(
         "--locomo",
         default=os.environ.get("MEMORY_CONFORMANCE_LOCOMO")

@@ -10,7 +10,7 @@
 # (fetch-model.sh), exports it to ONNX from the same weights, builds the kit's side
 # (benches/compare.rs) in release, then runs each engine, batch size and thread count in a
 # process of its own, interleaved (for each batch and thread count: the kit, then the others)
-# so that a change in the machine's load falls on all of them. The texts: LoCoMo's first 512
+# so that a change in the machine's load falls on all of them. The texts: LoCoMo's first 256 (TEXTS)
 # dialogue turns, read at run time from $MEMORY_CONFORMANCE_LOCOMO, else
 # ../shared/data/locomo/locomo10.json beside the repository.
 #
@@ -25,7 +25,7 @@ work="$root/target/minilm-compare"
 venv="$work/venv"
 requirements="$here/compare-requirements.txt"
 passes="${PASSES:-3}"
-texts_count=512
+texts_count="${TEXTS:-256}"
 
 fail() {
   echo "compare.sh: $*" >&2
