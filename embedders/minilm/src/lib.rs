@@ -21,6 +21,7 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 mod bert;
+mod gemm;
 mod safetensors;
 mod tokenizer;
 
