@@ -12,9 +12,10 @@
 # servers/start.sh) gets a row saying why. vector-minilm and hybrid need the model
 # (`bash embedders/minilm/fetch-model.sh`).
 #
-# The peak memory is GNU time's "Maximum resident set size": the largest of the CLI's and,
-# for a bridged backend, its bridge process's own peaks (not their sum). The CPU time counts
-# both.
+# Wall time and "peak RSS, GNU time" (the largest peak of a process it saw) are GNU time's. A bridged backend runs
+# in child processes that the CLI ends without waiting for, which GNU time then does not see:
+# benches/tree-usage.py samples the whole process tree from /proc every 100 ms, and gives the
+# CPU time of all its processes and the peak of their summed RSS.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -37,21 +38,22 @@ fi
 mkdir -p "$out"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| backend | wall | CPU (user + system) | peak RSS | recall@10 |"
-echo "|---|---:|---:|---:|---:|"
+echo "| backend | wall | CPU, all processes | peak RSS, all processes | peak RSS, GNU time | recall@10 |"
+echo "|---|---:|---:|---:|---:|---:|"
 for backend in "${backends[@]}"; do
   log="$out/$backend.time"
   stdout="$out/$backend.out"
-  if /usr/bin/time -v -o "$log" "$cli" benchmark --backend "$backend" --dataset locomo > "$stdout" 2> "$out/$backend.err"; then
+  if /usr/bin/time -v -o "$log" python3 "$root/benches/tree-usage.py" "$out/$backend.tree.json" -- \
+      "$cli" benchmark --backend "$backend" --dataset locomo > "$stdout" 2> "$out/$backend.err"; then
     wall="$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log")"
-    cpu="$(awk -F': ' '/User time \(seconds\)/ {u=$2} /System time \(seconds\)/ {s=$2} END {printf "%.1f s", u + s}' "$log")"
-    rss="$(awk -F': ' '/Maximum resident set size/ {printf "%.0f MiB", $2 / 1024}' "$log")"
+    largest="$(awk -F': ' '/Maximum resident set size/ {printf "%.0f MiB", $2 / 1024}' "$log")"
+    read -r cpu all < <(python3 -c 'import json, sys; t = json.load(open(sys.argv[1])); print("%.1f_s %.0f_MiB" % (t["cpu_seconds"], t["peak_rss_kib"] / 1024))' "$out/$backend.tree.json")
     # The first table's row: | backend | recall@1 | recall@5 | recall@10 | ...
     recall="$(sed -n 3p "$stdout" | awk -F'|' '{print $5}' | tr -d ' ')"
-    echo "| $backend | $wall | $cpu | $rss | ${recall:-see $stdout} |"
+    echo "| $backend | $wall | ${cpu/_/ } | ${all/_/ } | $largest | ${recall:-see $stdout} |"
   else
     why="$(grep -m1 -v '^\s*$' "$out/$backend.err" | cut -c1-160)"
-    echo "| $backend | not run: ${why:-exit status $?, see $out/$backend.err} | | | |"
+    echo "| $backend | not run: ${why:-see $out/$backend.err} | | | | |"
   fi
 done
 echo
