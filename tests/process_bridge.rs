@@ -111,6 +111,28 @@ async fn a_secret_on_stderr_stays_out_of_the_error_by_default() {
 }
 
 #[tokio::test]
+async fn a_secret_printed_on_stdout_stays_out_of_the_error_by_default() {
+    let child = sh(r#"
+        answer_hello
+        read -r line
+        echo "stored: the password is xylophone"
+        while read -r line; do :; done
+    "#);
+    let bridge = ProcessBridge::spawn(child).await.unwrap();
+    let error = message(bridge.store("case-1").await);
+    assert!(!error.contains("xylophone"), "{error}");
+    assert!(!error.contains("password"), "{error}");
+    assert_contains(
+        &error,
+        &[
+            "printed a line that is not a protocol response (not JSON",
+            "\"<letters:6>: <letters:3> <letters:8> <letters:2> <letters:9>\" (redacted to its \
+             shape: set MEMORY_CONFORMANCE_SHOW_STDERR=1 to see it verbatim)",
+        ],
+    );
+}
+
+#[tokio::test]
 async fn a_child_that_exits_mid_session_fails_the_call_and_every_later_one() {
     let child = sh(r#"
         answer_hello

@@ -361,10 +361,21 @@ async fn read_responses(core: Arc<Core>, stdout: ChildStdout) {
                 let text = text.trim_end_matches(['\n', '\r']);
                 match protocol::decode(text) {
                     Ok(reply) => core.deliver(reply),
-                    Err(why) => core.break_with(format!(
-                        "printed a line that is not a protocol response ({why}): {}",
-                        quote_line(text)
-                    )),
+                    Err(why) => {
+                        let (shown, redacted) = super::tail::stray_line(text);
+                        let note = if redacted {
+                            format!(
+                                " (redacted to its shape: set {}=1 to see it verbatim)",
+                                super::SHOW_STDERR
+                            )
+                        } else {
+                            String::new()
+                        };
+                        core.break_with(format!(
+                            "printed a line that is not a protocol response ({why}): {}{note}",
+                            quote_line(&shown)
+                        ))
+                    }
                 }
             }
             Err(err) => {

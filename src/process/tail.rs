@@ -7,10 +7,11 @@ use std::sync::{Mutex, PoisonError};
 
 use super::stderr_shape;
 
-/// The environment variable that, set to `1`, shows a bridge child's stderr verbatim in error
-/// messages. Otherwise each line is [redacted to its shape](crate::inspect::shape), keeping
-/// what a traceback is made of (frame lines with their files, line numbers and functions,
-/// exception class names), since a child's stderr can carry stored content.
+/// The environment variable that, set to `1`, shows a bridge child's stderr (and a line it
+/// printed on stdout that is not a protocol response) verbatim in error messages. Otherwise
+/// each line is [redacted to its shape](crate::inspect::shape), keeping what a traceback is
+/// made of (frame lines with their files, line numbers and functions, exception class names),
+/// since what a child prints can carry stored content.
 ///
 /// ```
 /// assert_eq!(memory_conformance::process::SHOW_STDERR, "MEMORY_CONFORMANCE_SHOW_STDERR");
@@ -26,6 +27,24 @@ static VERBATIM: AtomicBool = AtomicBool::new(false);
 /// report, where a child's stderr carries no user's content.
 pub fn show_stderr_verbatim() {
     VERBATIM.store(true, Ordering::Relaxed);
+}
+
+/// Whether error messages show what children print verbatim: the user set [`SHOW_STDERR`] to
+/// `1`, or the program asked for it ([`show_stderr_verbatim`]).
+fn verbatim() -> bool {
+    VERBATIM.load(Ordering::Relaxed)
+        || std::env::var_os(SHOW_STDERR).is_some_and(|value| value == "1")
+}
+
+/// A line a child printed where a protocol response belonged, as an error message shows it:
+/// verbatim where [`verbatim`] says so, else redacted to its shape; the second value says
+/// whether it was redacted.
+pub(crate) fn stray_line(line: &str) -> (String, bool) {
+    if verbatim() {
+        (line.to_owned(), false)
+    } else {
+        (stderr_shape::redact(line), true)
+    }
 }
 
 /// How many of the last stderr lines are kept.
@@ -90,9 +109,7 @@ impl StderrTail {
     /// to `1` or the program asked for it ([`show_stderr_verbatim`]), else redacted: see
     /// [`render_as`](Self::render_as).
     pub(crate) fn render(&self) -> String {
-        let verbatim = VERBATIM.load(Ordering::Relaxed)
-            || std::env::var_os(SHOW_STDERR).is_some_and(|value| value == "1");
-        self.render_as(verbatim)
+        self.render_as(verbatim())
     }
 
     /// The tail as the end of an error message: a line saying whether what follows is verbatim

@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use crate::gemm::Packed;
 use crate::safetensors::SafeTensors;
 
 /// The dimensions in `config.json`.
@@ -74,19 +75,18 @@ impl Config {
 }
 
 /// The weights of the linear layers are stored transposed, [inputs, outputs] (nn.Linear stores
-/// [outputs, inputs]): sgemm packs its right-hand matrix on every call, and reads it along
-/// contiguous rows this way, several times faster for a short batch.
+/// [outputs, inputs]), and packed in panels for the kernel ([`Packed`]) once, at load.
 struct Layer {
     /// Query, key and value side by side: [hidden, 3 hidden].
-    qkv_w: Vec<f32>,
+    qkv_w: Packed,
     qkv_b: Vec<f32>,
-    attn_out_w: Vec<f32>,
+    attn_out_w: Packed,
     attn_out_b: Vec<f32>,
     attn_ln_g: Vec<f32>,
     attn_ln_b: Vec<f32>,
-    inter_w: Vec<f32>,
+    inter_w: Packed,
     inter_b: Vec<f32>,
-    out_w: Vec<f32>,
+    out_w: Packed,
     out_b: Vec<f32>,
     out_ln_g: Vec<f32>,
     out_ln_b: Vec<f32>,
@@ -119,20 +119,28 @@ impl Bert {
             let mut qkv_w = t("attention.self.query.weight", &[h, h])?;
             qkv_w.extend(t("attention.self.key.weight", &[h, h])?);
             qkv_w.extend(t("attention.self.value.weight", &[h, h])?);
-            let qkv_w = transpose(&qkv_w, 3 * h, h);
+            let qkv_w = Packed::new(&transpose(&qkv_w, 3 * h, h), h, 3 * h);
             let mut qkv_b = t("attention.self.query.bias", &[h])?;
             qkv_b.extend(t("attention.self.key.bias", &[h])?);
             qkv_b.extend(t("attention.self.value.bias", &[h])?);
             layers.push(Layer {
                 qkv_w,
                 qkv_b,
-                attn_out_w: transpose(&t("attention.output.dense.weight", &[h, h])?, h, h),
+                attn_out_w: Packed::new(
+                    &transpose(&t("attention.output.dense.weight", &[h, h])?, h, h),
+                    h,
+                    h,
+                ),
                 attn_out_b: t("attention.output.dense.bias", &[h])?,
                 attn_ln_g: t("attention.output.LayerNorm.weight", &[h])?,
                 attn_ln_b: t("attention.output.LayerNorm.bias", &[h])?,
-                inter_w: transpose(&t("intermediate.dense.weight", &[i, h])?, i, h),
+                inter_w: Packed::new(
+                    &transpose(&t("intermediate.dense.weight", &[i, h])?, i, h),
+                    h,
+                    i,
+                ),
                 inter_b: t("intermediate.dense.bias", &[i])?,
-                out_w: transpose(&t("output.dense.weight", &[h, i])?, h, i),
+                out_w: Packed::new(&transpose(&t("output.dense.weight", &[h, i])?, h, i), i, h),
                 out_b: t("output.dense.bias", &[h])?,
                 out_ln_g: t("output.LayerNorm.weight", &[h])?,
                 out_ln_b: t("output.LayerNorm.bias", &[h])?,
@@ -215,7 +223,7 @@ impl Bert {
         let scale = 1.0 / (head as f32).sqrt();
 
         // Q, K, V for all tokens: [tokens, 3h].
-        linear(x, tokens, h, &layer.qkv_w, &layer.qkv_b, 3 * h, &mut s.qkv);
+        layer.qkv_w.linear(x, tokens, &layer.qkv_b, &mut s.qkv);
 
         // Attention per sequence and head, into `ctx` [tokens, h].
         s.ctx.clear();
@@ -282,42 +290,24 @@ impl Bert {
         }
 
         // Output projection, residual, LayerNorm.
-        linear(
-            &s.ctx,
-            tokens,
-            h,
-            &layer.attn_out_w,
-            &layer.attn_out_b,
-            h,
-            &mut s.proj,
-        );
+        layer
+            .attn_out_w
+            .linear(&s.ctx, tokens, &layer.attn_out_b, &mut s.proj);
         for (xv, p) in x.iter_mut().zip(&s.proj) {
             *xv += p;
         }
         layer_norm(x, &layer.attn_ln_g, &layer.attn_ln_b, c.eps);
 
         // Feed-forward: GELU(x W1ᵀ + b1) W2ᵀ + b2, residual, LayerNorm.
-        linear(
-            x,
-            tokens,
-            h,
-            &layer.inter_w,
-            &layer.inter_b,
-            c.intermediate,
-            &mut s.inter,
-        );
+        layer
+            .inter_w
+            .linear(x, tokens, &layer.inter_b, &mut s.inter);
         for v in s.inter.iter_mut() {
             *v = gelu(*v);
         }
-        linear(
-            &s.inter,
-            tokens,
-            c.intermediate,
-            &layer.out_w,
-            &layer.out_b,
-            h,
-            &mut s.proj,
-        );
+        layer
+            .out_w
+            .linear(&s.inter, tokens, &layer.out_b, &mut s.proj);
         for (xv, p) in x.iter_mut().zip(&s.proj) {
             *xv += p;
         }
@@ -343,45 +333,6 @@ fn transpose(m: &[f32], rows: usize, cols: usize) -> Vec<f32> {
         }
     }
     t
-}
-
-/// `out` = `x` Wᵀ + b, with `x` [rows, inputs] and `wt` = Wᵀ [inputs, outputs] (nn.Linear's
-/// weight W transposed).
-fn linear(
-    x: &[f32],
-    rows: usize,
-    inputs: usize,
-    wt: &[f32],
-    b: &[f32],
-    outputs: usize,
-    out: &mut Vec<f32>,
-) {
-    assert!(x.len() >= rows * inputs && wt.len() == inputs * outputs && b.len() == outputs);
-    out.clear();
-    out.reserve(rows * outputs);
-    for _ in 0..rows {
-        out.extend_from_slice(b);
-    }
-    // SAFETY: the assert above bounds every read of `x` (rows × inputs, row-major) and of `wt`
-    // (inputs × outputs, row-major); `out` holds rows × outputs.
-    unsafe {
-        matrixmultiply::sgemm(
-            rows,
-            inputs,
-            outputs,
-            1.0,
-            x.as_ptr(),
-            inputs as isize,
-            1,
-            wt.as_ptr(),
-            outputs as isize,
-            1,
-            1.0,
-            out.as_mut_ptr(),
-            outputs as isize,
-            1,
-        );
-    }
 }
 
 /// LayerNorm over each row of `x` (rows of `g.len()` values), the mean and variance in f64.
@@ -445,14 +396,9 @@ mod tests {
     }
 
     #[test]
-    fn linear_is_x_times_w_transposed_plus_b() {
-        // x [2, 3], W [2 outputs, 3 inputs].
-        let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    fn transpose_swaps_rows_and_columns() {
+        // W [2 outputs, 3 inputs] -> Wᵀ [3, 2].
         let w = [1.0, 0.0, -1.0, 0.5, 0.5, 0.5];
-        let wt = transpose(&w, 2, 3);
-        assert_eq!(wt, [1.0, 0.5, 0.0, 0.5, -1.0, 0.5]);
-        let mut out = Vec::new();
-        linear(&x, 2, 3, &wt, &[10.0, 20.0], 2, &mut out);
-        assert_eq!(out, [8.0, 23.0, 8.0, 27.5]);
+        assert_eq!(transpose(&w, 2, 3), [1.0, 0.5, 0.0, 0.5, -1.0, 0.5]);
     }
 }

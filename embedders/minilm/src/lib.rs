@@ -17,9 +17,11 @@
 //! ```
 
 use std::fmt;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 mod bert;
+mod gemm;
 mod safetensors;
 mod tokenizer;
 
@@ -51,6 +53,7 @@ pub struct MiniLm {
     tokenizer: Tokenizer,
     bert: Bert,
     max_len: usize,
+    threads: NonZeroUsize,
 }
 
 impl fmt::Debug for MiniLm {
@@ -59,6 +62,7 @@ impl fmt::Debug for MiniLm {
             .field("name", &self.name())
             .field("dimensions", &self.dimensions())
             .field("max_tokens", &self.max_len)
+            .field("threads", &self.threads)
             .finish_non_exhaustive()
     }
 }
@@ -163,7 +167,28 @@ impl MiniLm {
             tokenizer,
             bert,
             max_len,
+            threads: std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN),
         })
+    }
+
+    /// The same model, embedding on at most `threads` threads per [`embed`](Self::embed) call
+    /// (by default, as many as [`std::thread::available_parallelism`] reports).
+    ///
+    /// ```no_run
+    /// use std::num::NonZeroUsize;
+    /// use memory_embedder_minilm::MiniLm;
+    ///
+    /// let model = MiniLm::load(&MiniLm::default_dir())?.with_threads(NonZeroUsize::MIN);
+    /// assert_eq!(model.threads(), 1);
+    /// # Ok::<(), memory_embedder_minilm::LoadError>(())
+    /// ```
+    pub fn with_threads(self, threads: NonZeroUsize) -> MiniLm {
+        MiniLm { threads, ..self }
+    }
+
+    /// The most threads one [`embed`](Self::embed) call uses.
+    pub fn threads(&self) -> usize {
+        self.threads.get()
     }
 
     /// `$MEMORY_CONFORMANCE_MINILM_DIR` when set, else `.model/all-MiniLM-L6-v2` inside this
@@ -198,9 +223,7 @@ impl MiniLm {
     pub fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>> {
         let sequences: Vec<Vec<u32>> = texts.iter().map(|t| self.token_ids(t)).collect();
         let total: usize = sequences.iter().map(Vec::len).sum();
-        let threads = std::thread::available_parallelism()
-            .map_or(1, usize::from)
-            .min(sequences.len());
+        let threads = self.threads.get().min(sequences.len());
         if threads <= 1 || total < PARALLEL_MIN_TOKENS {
             return self.embed_chunked(&sequences);
         }
