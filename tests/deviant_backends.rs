@@ -839,3 +839,31 @@ fn a_keep_first_store_passes_as_declared_and_a_replacing_one_claiming_it_fails()
         "{failed:#?}"
     );
 }
+
+/// A store that answers a blank query with the entries of its key passes `query.blank` when it
+/// declares `blank_query = "nearest"`, a departure the gate states, and fails it when it
+/// declares the contract's `nothing`.
+#[test]
+fn a_blank_query_answered_with_stored_entries_passes_only_where_the_profile_says_nearest() {
+    use memory_conformance::conformance::{departures, rules};
+    use memory_conformance::profile::BlankQuery;
+
+    let blank = rules::find("query.blank").unwrap();
+    let mut nearest = query::BlankQueryMatchesAll.profile();
+    nearest.blank_query = BlankQuery::Nearest;
+    assert!(
+        departures(&nearest)
+            .iter()
+            .any(|(clause, _)| *clause == "R7.blank-query"),
+        "{:?}",
+        departures(&nearest)
+    );
+    let verdict = gate_claiming(&query::BlankQueryMatchesAll, nearest).check(blank);
+    assert!(matches!(verdict, Verdict::Passed { .. }), "{verdict}");
+    let verdict = gate(&query::BlankQueryMatchesAll).check(blank);
+    let report = verdict
+        .failure()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    assert!(report.contains("-> nothing"), "{verdict}");
+}

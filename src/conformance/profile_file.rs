@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::benchmark::{QuestionKind, RecallFloor};
 use crate::profile::dimension::Dimension as _;
 use crate::profile::{
-    Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval,
-    Strings, Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule, presets,
+    BlankQuery, Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
+    Retrieval, Strings, Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
+    presets,
 };
 
 use super::KnownViolation;
@@ -160,6 +161,8 @@ struct RawFile {
     timestamps: Option<Timestamps>,
     #[serde(skip_serializing_if = "Option::is_none")]
     strings: Option<Strings>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blank_query: Option<BlankQuery>,
     #[serde(skip_serializing_if = "Option::is_none")]
     visible_within_ms: Option<u64>,
     event_words: Option<WordRule>,
@@ -358,6 +361,7 @@ impl RawFile {
         set(&mut profile.tool_data, self.tool_data);
         set(&mut profile.timestamps, self.timestamps);
         set(&mut profile.strings, self.strings);
+        set(&mut profile.blank_query, self.blank_query);
         set(&mut profile.event_words, self.event_words);
         set(&mut profile.query_terms, self.query_terms);
         if let Some(value) = self.limit {
@@ -495,6 +499,7 @@ impl RawFile {
             // Written only where they depart from the contract, so files stay as they were.
             timestamps: (p.timestamps != Timestamps::default()).then_some(p.timestamps),
             strings: (p.strings != Strings::default()).then_some(p.strings),
+            blank_query: (p.blank_query != BlankQuery::default()).then_some(p.blank_query),
             visible_within_ms: match p.visibility {
                 Visibility::Immediate => None,
                 Visibility::Within { millis } => Some(millis),
@@ -611,6 +616,7 @@ mod tests {
         let mut profile = Profile::reference();
         profile.timestamps = Timestamps::NaiveIsoformat;
         profile.strings = Strings::WithoutNul;
+        profile.blank_query = BlankQuery::Nearest;
         profile.capabilities.events_delta = Some(crate::profile::EventsDelta::AppendNewIds);
         profile.capabilities.explicit_memories = true;
         profile.capabilities.entry_ids = true;

@@ -11,9 +11,9 @@
 //! catalogue fails the clause map's test.
 
 use super::{
-    Capabilities, CustomWords, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile,
-    QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings, Timestamps, ToolData,
-    VectorIndex, VectorSearch, Visibility, WordRule,
+    BlankQuery, Capabilities, CustomWords, EventsDelta, KeyScheme, Limit, MultiWord, Order,
+    Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings, Timestamps,
+    ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
 };
 
 /// One value of a dimension, as the kit documents and checks it.
@@ -287,6 +287,7 @@ pub(crate) fn table() -> Vec<Row> {
         Row::of::<Order>(),
         Row::of::<Timestamps>(),
         Row::of::<Strings>(),
+        Row::of::<BlankQuery>(),
         Row::of::<Visibility>(),
         Row::capability(durable),
         Row::capability(shared),
@@ -886,6 +887,33 @@ dimension! {
         inputs: ["odd key strings", "near-miss keys", "joined keys"],
         departs: "R7.any-string",
         text: "without U+0000 or an empty app name or user id, a call carrying one may fail",
+    }
+}
+
+dimension! {
+    BlankQuery {
+        key: "blank_query",
+        label: "blank query",
+        // `infer` does not decide it: a backend is inferred as answering a blank query with
+        // nothing.
+        decided_by: &[],
+        field: blank_query,
+        values: [BlankQuery::Nothing, BlankQuery::Nearest],
+    }
+    BlankQuery::Nothing => {
+        value: "nothing",
+        says: "the contract: an empty or whitespace-only query returns nothing",
+        rules: ["query.blank"],
+        inputs: ["blank queries"],
+        text: "nothing",
+    }
+    BlankQuery::Nearest => {
+        value: "nearest",
+        says: "a blank query is searched like any other and may return the nearest entries stored under its key, within the limit; never another key's, a deleted or a replaced one",
+        rules: ["query.blank"],
+        inputs: ["blank queries"],
+        departs: "R7.blank-query",
+        text: "the nearest entries of the key, as any query",
     }
 }
 

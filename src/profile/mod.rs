@@ -59,6 +59,8 @@ pub struct Profile {
     pub visibility: Visibility,
     /// Which strings the backend can store and look up.
     pub strings: Strings,
+    /// What an empty or whitespace-only query returns.
+    pub blank_query: BlankQuery,
     /// Capabilities beyond the two calls.
     pub capabilities: Capabilities,
 }
@@ -530,6 +532,21 @@ pub enum Strings {
     /// `R7.any-string` the profile states; a call under a non-empty key is held to the
     /// contract as usual.
     WithoutNulOrEmptyKey,
+}
+
+/// What an empty or whitespace-only query (ASCII or Unicode whitespace) returns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum BlankQuery {
+    /// Nothing: the contract (clause `R7.blank-query`).
+    #[default]
+    Nothing,
+    /// The nearest entries of the key, as any other query: a vector or semantic store that
+    /// embeds a blank query and ranks by similarity. A departure from `R7.blank-query` the
+    /// profile states: a blank query may return entries stored under its key, within the
+    /// limit, never another key's, never a deleted or replaced one.
+    Nearest,
 }
 
 /// How soon a write (an add, a delta, a memory, a delete) is visible to searches.

@@ -2,8 +2,9 @@
 //! says.
 
 use super::{
-    Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
-    RemoveDiacritics, Retrieval, Separators, Strings, Timestamps, ToolData, Visibility, WordRule,
+    BlankQuery, Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms,
+    Readd, RemoveDiacritics, Retrieval, Separators, Strings, Timestamps, ToolData, Visibility,
+    WordRule,
 };
 
 /// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`,
@@ -50,6 +51,7 @@ impl Profile {
             },
             timestamps: Timestamps::Rfc3339Utc,
             strings: Strings::Any,
+            blank_query: BlankQuery::Nothing,
             visibility: Visibility::Immediate,
             capabilities: Capabilities {
                 events_delta: Some(EventsDelta::AppendNewIds),

@@ -9,20 +9,27 @@ use crate::conformance::generate::{
     join_with_separators, key, key_and_near_miss, session_of,
 };
 use crate::conformance::scenario::{Expect, Scenario, Step, search};
+use crate::profile::BlankQuery;
 
 rule! {
     pub fn query_blank -> BLANK {
         id: "query.blank",
-        statement: "An empty or whitespace-only query (ASCII or Unicode whitespace) returns nothing.",
+        statement: "An empty or whitespace-only query (ASCII or Unicode whitespace) returns nothing \
+                    (where the profile declares blank_query = nearest, a stated departure: only \
+                    entries stored under its key, within the limit).",
         requirement: Requirement::Required,
         weight: 1,
         applies: always,
-        scenarios: |_| {
+        scenarios: |profile| {
+            let expect = match profile.blank_query {
+                BlankQuery::Nothing => Expect::Nothing,
+                BlankQuery::Nearest => Expect::Stored,
+            };
             (key(), distinct_words(2), blank_query())
-                .prop_map(|(key, words, query)| Scenario {
+                .prop_map(move |(key, words, query)| Scenario {
                     steps: vec![
                         Step::Add(session_of(&key, "s-1", &[words.join(" ")])),
-                        search(&key, query, vec![Expect::Nothing]),
+                        search(&key, query, vec![expect.clone()]),
                     ],
                 })
                 .boxed()
