@@ -34,6 +34,11 @@ pub(crate) fn forget(
             (SELECT id FROM memory_events WHERE memory_id = ?1 AND id BETWEEN ?2 AND ?3)",
     )?
     .execute(params![memory_id, first, last])?;
+    tx.prepare_cached(
+        "DELETE FROM memory_words WHERE entry IN
+            (SELECT id FROM memory_events WHERE memory_id = ?1 AND id BETWEEN ?2 AND ?3)",
+    )?
+    .execute(params![memory_id, first, last])?;
     tx.prepare_cached("DELETE FROM memory_events WHERE memory_id = ?1 AND id BETWEEN ?2 AND ?3")?
         .execute(params![memory_id, first, last])?;
     tx.commit()?;

@@ -43,6 +43,7 @@ mod memories;
 mod migrate;
 mod profile;
 mod query;
+mod ranking;
 mod schema;
 mod service;
 mod store;
@@ -59,7 +60,6 @@ pub use service::SqliteFts5MemoryService;
 pub const DEFAULT_RESULT_LIMIT: usize = 10;
 
 /// How many distinct words of a query a search uses at most: the first ones, in the order they
-/// appear. An FTS5 `OR` costs time in proportion to its words for every matching event, so a
-/// query of a megabyte of distinct words would otherwise take minutes; real queries are far
-/// shorter.
+/// appear. Each word costs a look-up and a scan of the entries holding it, so a query of a
+/// megabyte of distinct words would otherwise take minutes; real queries are far shorter.
 pub const MAX_QUERY_WORDS: usize = 256;

@@ -40,6 +40,8 @@ pub(crate) fn add_memories(
             Some(row) => {
                 tx.prepare_cached("DELETE FROM memory_fts WHERE rowid = ?1")?
                     .execute([row])?;
+                tx.prepare_cached("DELETE FROM memory_words WHERE entry = ?1")?
+                    .execute([row])?;
                 tx.prepare_cached(
                     "UPDATE memory_events SET author = ?2, timestamp = ?3, content = ?4
                      WHERE id = ?1",
@@ -50,7 +52,10 @@ pub(crate) fn add_memories(
                     memory.timestamp,
                     memory.content_json
                 ])?;
-                index(&tx, row, memory)?;
+                let held_position: i64 = tx
+                    .prepare_cached("SELECT position FROM memory_events WHERE id = ?1")?
+                    .query_row([row], |row| row.get(0))?;
+                index(&tx, row, session_row, held_position, memory)?;
             }
             None => {
                 insert(&tx, rows.next()?, session_row, position, &id, memory)?;

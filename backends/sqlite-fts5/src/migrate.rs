@@ -20,11 +20,30 @@ use crate::SCHEMA_VERSION;
 use crate::failure::Failure;
 use crate::schema::CREATE_SCHEMA;
 
-// A new layout needs a step from version 2 to it, after this one.
-const _: () = assert!(SCHEMA_VERSION == 2);
+// A new layout needs a step from version 3 to it, after these.
+const _: () = assert!(SCHEMA_VERSION == 3);
 
 /// The prefix of the id a migrated event is given: `v1-row-` and its row id.
 const V1_ID_PREFIX: &str = "v1-row-";
+
+/// Adds `memory_words` to a version 2 database (in `tx`), filled from the FTS5 index itself
+/// (every word instance of every row), and marks it version 3.
+pub(crate) fn v2_to_v3(tx: &Transaction<'_>) -> Result<(), Failure> {
+    tx.execute_batch(CREATE_SCHEMA)?;
+    tx.execute_batch(
+        "CREATE VIRTUAL TABLE temp.memory_fts_instances
+             USING fts5vocab (main, memory_fts, instance);
+         INSERT INTO memory_words (word, entry, count, length, session_row, position)
+             SELECT i.term, i.doc, count(*), 0, e.session_row, e.position
+             FROM temp.memory_fts_instances AS i JOIN memory_events AS e ON e.id = i.doc
+             GROUP BY i.term, i.doc;
+         UPDATE memory_words SET length =
+             (SELECT sum(w.count) FROM memory_words AS w WHERE w.entry = memory_words.entry);
+         DROP TABLE temp.memory_fts_instances;
+         PRAGMA user_version = 3;",
+    )?;
+    Ok(())
+}
 
 /// Rebuilds the tables of a version 1 database (in `tx`) in the layout of version 2, keeping
 /// every row, and marks it version 2.

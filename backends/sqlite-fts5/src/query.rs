@@ -1,13 +1,13 @@
-//! Turning any query string into an FTS5 expression that can never be a syntax error.
+//! Cutting any query string, and any stored text, into words as the index tokenizer does.
 //!
-//! The query is cut into words by the very tokenizer that indexed the stored text (`unicode61`
-//! with `remove_diacritics 2`, run on a per-connection temporary FTS5 table), so a query word
-//! and a stored word agree on every character, whatever the Unicode version of SQLite's tables.
-//! Each of the first [`MAX_QUERY_WORDS`] distinct words becomes an FTS5 string (`"..."`, with
-//! `"` doubled) and the strings are joined with `OR`. Inside a string FTS5 reads no operator, so `NOT`, `NEAR`, `*`, `^`, `:` and
-//! parentheses are only ever words or separators.
+//! Text is cut into words by the very tokenizer that indexes the stored text (`unicode61` with
+//! `remove_diacritics 2`, run on a per-connection temporary FTS5 table), so a query word and a
+//! stored word agree on every character, whatever the Unicode version of SQLite's tables. A
+//! search looks up each of the first [`MAX_QUERY_WORDS`] distinct words of a query as a plain
+//! value, so `NOT`, `NEAR`, `*`, `^`, `:`, quotes and parentheses are only ever words or
+//! separators, never operators.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use rusqlite::Connection;
 
@@ -57,7 +57,9 @@ fn ascii_words(query: &str) -> Vec<String> {
     words
 }
 
-fn unicode61_words(conn: &Connection, query: &str) -> Result<Vec<String>, Failure> {
+/// Creates, if missing, the temporary tables that split a text into words: an empty FTS5 table
+/// of the index tokenizer and its instances.
+fn create_query_tables(conn: &Connection) -> Result<(), Failure> {
     conn.prepare_cached(&format!(
         "CREATE VIRTUAL TABLE IF NOT EXISTS temp.memory_query
          USING fts5 (q, content = '', tokenize = '{TOKENIZE}')"
@@ -68,6 +70,11 @@ fn unicode61_words(conn: &Connection, query: &str) -> Result<Vec<String>, Failur
          USING fts5vocab (temp, memory_query, instance)",
     )?
     .execute([])?;
+    Ok(())
+}
+
+fn unicode61_words(conn: &Connection, query: &str) -> Result<Vec<String>, Failure> {
+    create_query_tables(conn)?;
     let clear = "INSERT INTO temp.memory_query (memory_query) VALUES ('delete-all')";
     conn.prepare_cached(clear)?.execute([])?;
     conn.prepare_cached("INSERT INTO temp.memory_query (rowid, q) VALUES (1, ?1)")?
@@ -84,8 +91,36 @@ fn unicode61_words(conn: &Connection, query: &str) -> Result<Vec<String>, Failur
     Ok(words?)
 }
 
+/// Every word of `text` as the index tokenizer folds it, each once with how many times `text`
+/// holds it, in no particular order: what FTS5 indexes for `text`.
+pub(crate) fn word_counts(conn: &Connection, text: &str) -> Result<Vec<(String, i64)>, Failure> {
+    if text.is_ascii() {
+        let mut counts: HashMap<String, i64> = HashMap::new();
+        for word in text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|word| !word.is_empty())
+        {
+            *counts.entry(word.to_ascii_lowercase()).or_default() += 1;
+        }
+        return Ok(counts.into_iter().collect());
+    }
+    create_query_tables(conn)?;
+    let clear = "INSERT INTO temp.memory_query (memory_query) VALUES ('delete-all')";
+    conn.prepare_cached(clear)?.execute([])?;
+    conn.prepare_cached("INSERT INTO temp.memory_query (rowid, q) VALUES (1, ?1)")?
+        .execute([text])?;
+    let counts = conn
+        .prepare_cached("SELECT term, count(*) FROM temp.memory_query_words GROUP BY term")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<Vec<(String, i64)>, _>>();
+    conn.prepare_cached(clear)?.execute([])?;
+    Ok(counts?)
+}
+
 /// The FTS5 expression that matches a row holding at least one of `words`, or `None` when
-/// there are no words.
+/// there are no words: the query FTS5's own `bm25()` ranks, which the word table's ranking is
+/// tested against.
+#[cfg(test)]
 pub(crate) fn any_word_expression(words: &[String]) -> Option<String> {
     if words.is_empty() {
         return None;
@@ -101,6 +136,7 @@ pub(crate) fn any_word_expression(words: &[String]) -> Option<String> {
 }
 
 /// Appends `text` as an FTS5 string: wrapped in `"`, every `"` doubled.
+#[cfg(test)]
 fn push_fts_string(out: &mut String, text: &str) {
     out.push('"');
     for c in text.chars() {
@@ -183,6 +219,25 @@ mod tests {
             assert_eq!(found[0], format!("w0{folded}"));
             let last = format!("w{}{folded}", MAX_QUERY_WORDS - 1);
             assert_eq!(found[MAX_QUERY_WORDS - 1], last);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn word_counts_are_what_unicode61_indexes(text in "[\\x00-\\x7f]{0,60}", accent in proptest::bool::ANY) {
+            let conn = Connection::open_in_memory().unwrap();
+            let text = if accent { format!("{text} é") } else { text };
+            let mut counts = word_counts(&conn, &text).unwrap();
+            counts.sort();
+            let mut expected: Vec<(String, i64)> = Vec::new();
+            conn.execute_batch("CREATE VIRTUAL TABLE t USING fts5 (b, tokenize = 'unicode61 remove_diacritics 2');
+                                CREATE VIRTUAL TABLE v USING fts5vocab (t, instance);").unwrap();
+            conn.execute("INSERT INTO t (b) VALUES (?1)", [&text]).unwrap();
+            let mut st = conn.prepare("SELECT term, count(*) FROM v GROUP BY term ORDER BY term").unwrap();
+            for row in st.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).unwrap() {
+                expected.push(row.unwrap());
+            }
+            prop_assert_eq!(counts, expected);
         }
     }
 

@@ -14,13 +14,16 @@ use crate::failure::{Failure, backend};
 use crate::migrate;
 
 /// The layout version this build reads and writes, kept in the database as
-/// `PRAGMA user_version`. A database of version 1 is migrated to it when opened (every stored
-/// row kept); any other version is refused, never migrated silently.
+/// `PRAGMA user_version`. A database of version 1 or 2 is migrated to it when opened (every
+/// stored row kept); any other version is refused, never migrated silently.
 ///
 /// Version 2 added each entry's id (`memory_events.memory_id`), explicit memories (the key's
 /// session row without a session id, whose entries may lack an author or timestamp) and the
 /// ids deleted under each key (`memory_forgotten`).
-pub const SCHEMA_VERSION: i32 = 2;
+///
+/// Version 3 added `memory_words`: each word of each indexed entry with its count, the entry's
+/// length in words and its place, from which a search ranks (see the `ranking` module).
+pub const SCHEMA_VERSION: i32 = 3;
 
 /// `PRAGMA application_id` of a memory database: the ASCII bytes `MFT5`.
 const APPLICATION_ID: i32 = 0x4D46_5435;
@@ -67,6 +70,18 @@ CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5 (
     contentless_delete = 1,
     tokenize = 'unicode61 remove_diacritics 2'
 );
+-- Each word of each memory_fts row (entry: its row id), as the tokenizer folds it: how many
+-- times the row holds it, the row's length in words, and the entry's session row and position.
+CREATE TABLE IF NOT EXISTS memory_words (
+    word TEXT NOT NULL,
+    entry INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    session_row INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (word, entry)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS memory_words_by_entry ON memory_words (entry);
 ";
 
 /// Makes sure the database behind `conn` holds this build's schema, creating it in an empty
@@ -80,17 +95,27 @@ pub(crate) fn ensure(conn: &mut Connection, database: &str) -> Result<(), Memory
     let version = pragma_i32(&tx, "user_version").map_err(|err| backend(doing(), err))?;
     match (application_id, version) {
         (APPLICATION_ID, SCHEMA_VERSION) => {}
-        (APPLICATION_ID, 1) => migrate::v1_to_v2(&tx).map_err(|err| {
-            backend(
-                format!("cannot migrate {database} from schema version 1 to {SCHEMA_VERSION}"),
-                err,
-            )
-        })?,
+        (APPLICATION_ID, from @ (1 | 2)) => {
+            let steps = if from == 1 {
+                migrate::v1_to_v2(&tx).and_then(|()| migrate::v2_to_v3(&tx))
+            } else {
+                migrate::v2_to_v3(&tx)
+            };
+            steps.map_err(|err| {
+                backend(
+                    format!(
+                        "cannot migrate {database} from schema version {from} to \
+                         {SCHEMA_VERSION}"
+                    ),
+                    err,
+                )
+            })?;
+        }
         (APPLICATION_ID, other) => {
             return Err(MemoryError::backend(format!(
                 "{database} is a memory database of schema version {other}; this build of \
-                 memory-sqlite-fts5 reads only version {SCHEMA_VERSION} (and migrates version \
-                 1 to it)"
+                 memory-sqlite-fts5 reads only version {SCHEMA_VERSION} (and migrates versions \
+                 1 and 2 to it)"
             )));
         }
         (0, 0) => {

@@ -4,19 +4,21 @@
 //! Keys and sessions are rows (`memory_keys (app_name, user_id)`, `memory_sessions (key_id,
 //! session_id)`), compared byte for byte, never joined into one string; a key's explicit
 //! memories are its session row without a session id. Every indexed entry has one row in the
-//! FTS5 table `memory_fts`, with the same rowid as its `memory_events` row.
+//! FTS5 table `memory_fts`, with the same rowid as its `memory_events` row, and one row in
+//! `memory_words` per distinct word it holds (see [`crate::ranking`]).
 //!
 //! Event row ids are partitioned by key: the events of the key whose row id is `k` have row ids
-//! in `[k << 32, (k << 32) + 2^32)`. A search constrains `memory_fts.rowid` to its key's range,
-//! which FTS5 answers by seeking inside each posting list, so a search walks only its own
-//! key's postings however many other keys share the file.
+//! in `[k << 32, (k << 32) + 2^32)`. A search reads each query word's `memory_words` rows in its
+//! key's range only (the table's key is (word, entry)), so it walks only its own key's entries
+//! however many other keys share the file.
 
 use memory_conformance::{Content, MemoryEntry};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use crate::failure::Failure;
 use crate::forget::is_forgotten;
-use crate::query::{any_word_expression, query_words};
+use crate::query::{query_words, word_counts};
+use crate::ranking::best_rows;
 use crate::stored::StoredEntry;
 
 /// The session a delta without a session id goes to, as ADK Python names it.
@@ -37,6 +39,11 @@ pub(crate) fn replace_session(
     let session_row = session_row(&tx, key_id, Some(session_id))?;
     tx.prepare_cached(
         "DELETE FROM memory_fts WHERE rowid IN
+            (SELECT id FROM memory_events WHERE session_row = ?1)",
+    )?
+    .execute([session_row])?;
+    tx.prepare_cached(
+        "DELETE FROM memory_words WHERE entry IN
             (SELECT id FROM memory_events WHERE session_row = ?1)",
     )?
     .execute([session_row])?;
@@ -168,14 +175,31 @@ pub(crate) fn insert(
         entry.timestamp,
         entry.content_json
     ])?;
-    index(tx, row, entry)
+    index(tx, row, session_row, position, entry)
 }
 
-/// Adds the FTS5 row of `entry`, stored as the row `row`, when it has indexed text.
-pub(crate) fn index(tx: &Transaction<'_>, row: i64, entry: &StoredEntry) -> Result<(), Failure> {
-    if !entry.indexed_text.is_empty() {
-        tx.prepare_cached("INSERT INTO memory_fts (rowid, body) VALUES (?1, ?2)")?
-            .execute(params![row, entry.indexed_text])?;
+/// Adds the FTS5 row of `entry`, stored as the row `row` of the session row `session_row` at
+/// `position`, and its words, when it has indexed text.
+pub(crate) fn index(
+    tx: &Transaction<'_>,
+    row: i64,
+    session_row: i64,
+    position: i64,
+    entry: &StoredEntry,
+) -> Result<(), Failure> {
+    if entry.indexed_text.is_empty() {
+        return Ok(());
+    }
+    tx.prepare_cached("INSERT INTO memory_fts (rowid, body) VALUES (?1, ?2)")?
+        .execute(params![row, entry.indexed_text])?;
+    let counts = word_counts(tx, &entry.indexed_text)?;
+    let length: i64 = counts.iter().map(|(_, count)| count).sum();
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO memory_words (word, entry, count, length, session_row, position)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for (word, count) in &counts {
+        insert.execute(params![word, row, count, length, session_row, position])?;
     }
     Ok(())
 }
@@ -222,33 +246,30 @@ pub(crate) fn search(
         return Ok(Vec::new());
     };
     let words = query_words(conn, query)?;
-    let Some(expression) = any_word_expression(&words) else {
+    if words.is_empty() {
         return Ok(Vec::new());
-    };
+    }
     let (first, last) = event_rows(key_id)?;
-    let limit = limit.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
-
-    // One statement, so one read snapshot: a concurrent re-add is seen whole or not at all.
-    let mut statement = conn.prepare_cached(
-        "SELECT e.memory_id, e.author, e.timestamp, e.content
-         FROM memory_fts
-         JOIN memory_events AS e ON e.id = memory_fts.rowid
-         JOIN memory_sessions AS s ON s.id = e.session_row
-         WHERE memory_fts MATCH ?1 AND memory_fts.rowid BETWEEN ?2 AND ?3 AND s.key_id = ?4
-         ORDER BY bm25(memory_fts), s.id, e.position
-         LIMIT ?5",
+    // One read transaction, so one snapshot: a concurrent re-add is seen whole or not at all.
+    let snapshot = conn.unchecked_transaction()?;
+    let rows = best_rows(&snapshot, &words, first, last, limit)?;
+    let mut read = snapshot.prepare_cached(
+        "SELECT memory_id, author, timestamp, content FROM memory_events WHERE id = ?1",
     )?;
-    let mut rows = statement.query(params![expression, first, last, key_id, limit])?;
-    let mut entries = Vec::new();
-    while let Some(row) = rows.next()? {
-        let memory_id: String = row.get(0)?;
-        let content_json: String = row.get(3)?;
+    let mut entries = Vec::with_capacity(rows.len());
+    for row in rows {
+        let (memory_id, author, timestamp, content_json): (String, _, _, String) = read
+            .query_row([row], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            })?;
         let mut entry = MemoryEntry::new(serde_json::from_str::<Content>(&content_json)?);
         entry.id = Some(memory_id);
-        entry.author = row.get(1)?;
-        entry.timestamp = row.get(2)?;
+        entry.author = author;
+        entry.timestamp = timestamp;
         entries.push(entry);
     }
+    drop(read);
+    snapshot.commit()?;
     Ok(entries)
 }
 

@@ -255,10 +255,59 @@ fn a_version_1_file_that_cannot_be_migrated_is_left_as_it_was() {
     let err = SqliteFts5MemoryService::open(&path).unwrap_err();
     let message = err.to_string();
     assert!(
-        message.contains("cannot migrate") && message.contains("from schema version 1 to 2"),
+        message.contains("cannot migrate")
+            && message.contains(&format!("from schema version 1 to {SCHEMA_VERSION}")),
         "{message}"
     );
     assert!(message.contains("memory.db"), "{message}");
     assert_eq!(version(&path), 1, "the failed migration changed nothing");
     assert_eq!(count(&path, "memory_events"), events);
+}
+
+/// A version 2 file: this build's layout without the word table (`memory_words`, version 3).
+#[tokio::test]
+async fn a_version_2_file_gets_its_word_table_from_the_index_and_ranks_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("memory.db");
+    let memory = SqliteFts5MemoryService::open(&path).unwrap();
+    let texts = [
+        "flat white, oat milk",
+        "Café crème and a flat white",
+        "white white white tea",
+        "espresso",
+        "Crème brûlée",
+    ];
+    for (n, text) in texts.iter().enumerate() {
+        let session = Session::new("support", "u-42", format!("s-{n}"))
+            .with_event(Event::text("user", *text).with_id(format!("e-{n}")));
+        memory.add_session_to_memory(&session).await.unwrap();
+    }
+    let queries = ["white", "creme cafe", "tea flat oat", "brulee"];
+    let mut before = Vec::new();
+    for query in queries {
+        let found = memory
+            .search_memory("support", "u-42", query)
+            .await
+            .unwrap();
+        before.push(found.memories);
+    }
+    drop(memory);
+    let words = count(&path, "memory_words");
+    assert!(words > 10, "{words}");
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch("DROP TABLE memory_words; PRAGMA user_version = 2;")
+        .unwrap();
+
+    let reopened = SqliteFts5MemoryService::open(&path).unwrap();
+    assert_eq!(version(&path), SCHEMA_VERSION);
+    assert_eq!(count(&path, "memory_words"), words);
+    for (query, before) in queries.into_iter().zip(before) {
+        let found = reopened
+            .search_memory("support", "u-42", query)
+            .await
+            .unwrap();
+        assert!(!before.is_empty(), "{query}");
+        assert_eq!(found.memories, before, "{query}");
+    }
 }
