@@ -44,14 +44,7 @@ impl Deviation for UpsertWritesTextless {
 
     async fn add_session(&self, store: &Store, session: &Session) -> Done {
         let merged = merge_with_previous(store, session, |previous| {
-            let mut merged = match previous {
-                Some(previous) => previous.clone(),
-                None => Session::new(
-                    session.app_name.clone(),
-                    session.user_id.clone(),
-                    session.id.clone(),
-                ),
-            };
+            let mut merged = previous_or_empty(previous, session);
             for event in &session.events {
                 match merged.events.iter_mut().find(|old| old.id == event.id) {
                     Some(old) => *old = event.clone(),
@@ -62,6 +55,17 @@ impl Deviation for UpsertWritesTextless {
         });
         store.add(&merged).await
     }
+}
+
+/// The version of `session` remembered before, or an empty session of its key and id.
+fn previous_or_empty(previous: Option<&Session>, session: &Session) -> Session {
+    previous.cloned().unwrap_or_else(|| {
+        Session::new(
+            session.app_name.clone(),
+            session.user_id.clone(),
+            session.id.clone(),
+        )
+    })
 }
 
 /// Remembers what `merge` makes of the version of `session` remembered before (if any) in its
@@ -203,14 +207,7 @@ impl Deviation for KeepFirstIngest {
                 .is_some_and(|c| c.texts().any(|t| t.chars().any(|c| !c.is_whitespace())))
         };
         let merged = merge_with_previous(store, session, |previous| {
-            let mut merged = match previous {
-                Some(previous) => previous.clone(),
-                None => Session::new(
-                    session.app_name.clone(),
-                    session.user_id.clone(),
-                    session.id.clone(),
-                ),
-            };
+            let mut merged = previous_or_empty(previous, session);
             for event in session.events.iter().filter(carries_text) {
                 if !merged.events.iter().any(|old| old.id == event.id) {
                     merged.events.push(event.clone());
