@@ -62,6 +62,13 @@ fn failures(gate: Gate) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// Fails with every failure report in `failed`, if there is one.
+#[track_caller]
+fn assert_no_failure(failed: &[(&'static str, String)]) {
+    let reports: Vec<&str> = failed.iter().map(|(_, report)| report.as_str()).collect();
+    assert!(reports.is_empty(), "{}", reports.join("\n\n"));
+}
+
 /// Each deviant, the clauses of the clause map (`docs/clause-map.md`) it breaks, the rule that
 /// covers its deviation, and a fragment its failure report must carry. Hanging and panicking
 /// backends, and a ranked one that cuts before ranking (a profile dimension), break no clause
@@ -514,15 +521,7 @@ fn each_deviant_fails_exactly_its_pinned_rules_with_a_minimal_scenario() {
 #[test]
 fn a_declared_departure_exempts_only_the_behaviour_it_names() {
     let failed = failures(gate(&result::NaiveTimestamps));
-    assert!(
-        failed.is_empty(),
-        "{}",
-        failed
-            .iter()
-            .map(|(_, r)| r.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    assert_no_failure(&failed);
     let failed = failures(gate(&result::NaiveTimestampsDropRole));
     let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids, ["result.fidelity"]);
@@ -613,15 +612,7 @@ fn the_reference_passes_every_rule_that_applies() {
         Profile::reference(),
         || async { InMemoryMemoryService::new() },
     )));
-    assert!(
-        failed.is_empty(),
-        "{}",
-        failed
-            .iter()
-            .map(|(_, r)| r.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    assert_no_failure(&failed);
 }
 
 /// Every clause of the specification in the clause map has a deviant that breaks it, caught
@@ -810,15 +801,7 @@ fn a_keep_first_store_passes_as_declared_and_a_replacing_one_claiming_it_fails()
     use memory_conformance::profile::Readd;
 
     let failed = failures(gate(&replace::KeepFirstIngest));
-    assert!(
-        failed.is_empty(),
-        "{}",
-        failed
-            .iter()
-            .map(|(_, r)| r.as_str())
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    assert_no_failure(&failed);
     let mut profile = Profile::reference();
     profile.readd = Readd::KeepFirst;
     let claiming = Gate::new(Subject::new("reference", profile, || async {
