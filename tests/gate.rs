@@ -263,8 +263,33 @@ fn a_backend_that_blocks_its_thread_fails_the_rule_instead_of_hanging() {
     assert!(
         verdict
             .to_string()
-            .contains("rule query.unknown_key failed for backend \"blocking\" (profile \"reference\"): the rule did not finish within 500ms: a backend call blocked its thread"),
+            .contains("rule query.unknown_key failed for backend \"blocking\" (profile \"reference\"): the rule did not finish a case within 500ms: a backend call blocked its thread, where the per-call timeout cannot fire, or one case took that long"),
         "{verdict}"
+    );
+}
+
+/// The rule timeout bounds the time without a case passing, not the rule: 30 cases that open
+/// a store in 100 ms each take 3 s or more, three times the timeout, and pass.
+#[test]
+fn a_rule_whose_slow_cases_keep_passing_outlives_its_rule_timeout() {
+    let subject = Subject::new("slow-opening", Profile::reference(), || async {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        InMemoryMemoryService::new()
+    });
+    let rule = rules::find("query.unknown_key").unwrap();
+    let gate = Gate::new(subject)
+        .cases(30)
+        .rule_timeout(std::time::Duration::from_secs(1));
+    let verdict = gate.check(rule);
+    assert!(
+        matches!(verdict, Verdict::Passed { cases: 30, .. }),
+        "{verdict}"
+    );
+    let spent = gate.spent();
+    assert!(spent.opens >= 30, "{spent:?}");
+    assert!(
+        spent.opening >= std::time::Duration::from_secs(3),
+        "{spent:?}"
     );
 }
 

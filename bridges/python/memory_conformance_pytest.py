@@ -86,7 +86,8 @@ class ConformanceTests:
     Set ``bridge`` (the bridge's program and arguments) or ``memory_service``
     (``"package.module:factory"``), and ``profile`` (a profile file, relative to the test file, or a
     preset name). Optional: ``backend`` (its name in the kit's messages), ``rules`` (only these
-    rule ids or groups, ``["key.*"]``), ``cases`` (generated cases per rule), ``seed``,
+    rule ids or groups, ``["key.*"]``), ``cases`` (generated cases per rule), ``budget`` (how long
+    the whole gate may take, ``"5m"``: the rules share it, each running the cases that fit), ``seed``,
     ``known_violations`` (``{rule id: reason}``), ``time_zone`` (the bridge's ``TZ``, ``"UTC"``).
     """
 
@@ -96,6 +97,7 @@ class ConformanceTests:
     backend = None
     rules = ()
     cases = None
+    budget = None
     seed = None
     known_violations = {}
     time_zone = "UTC"
@@ -136,6 +138,8 @@ def _arguments(cls, here):
         arguments += ["--rules", rule]
     if cls.cases is not None:
         arguments += ["--cases", str(cls.cases)]
+    if cls.budget is not None:
+        arguments += ["--budget", str(cls.budget)]
     if cls.seed is not None:
         arguments += ["--seed", str(cls.seed)]
     for rule, reason in cls.known_violations.items():

@@ -43,6 +43,8 @@ pub struct Options {
     pub snapshots: Option<PathBuf>,
     /// How long one call of the bridge may take.
     pub op_timeout: Duration,
+    /// How long the whole run may take, if bounded.
+    pub budget: Option<Duration>,
 }
 
 /// The command's flags, as given.
@@ -69,6 +71,10 @@ pub struct Flags {
     /// The seed cases are generated from (default: PROPTEST_RNG_SEED, else random).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// How long the whole run may take (`90s`, `5m`, `1h`, `1m30s`): the rules share it, each
+    /// running the cases that fit its share, at least one; the summary says what ran.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub budget: Option<Duration>,
     /// Run only part K of N of the tests, as `K/N` (to split a slow gate across machines).
     #[arg(long, value_name = "K/N", value_parser = parse_partition)]
     pub partition: Option<(usize, usize)>,
@@ -126,6 +132,7 @@ impl Flags {
             json: matches!(self.format, Format::Json),
             snapshots: self.snapshots,
             op_timeout: Duration::from_secs(op_timeout),
+            budget: self.budget,
         })
     }
 }
@@ -137,6 +144,38 @@ pub enum Format {
     Text,
     /// One JSON document.
     Json,
+}
+
+/// `90s`, `5m`, `1h`, `1m30s`, or a number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let expected = || format!("{text:?} is not a duration such as 90s, 5m, 1h or 1m30s");
+    if let Ok(seconds) = text.parse::<u64>() {
+        return Ok(Duration::from_secs(seconds));
+    }
+    let mut total = 0u64;
+    let mut number = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            'h' => 3600,
+            'm' => 60,
+            's' => 1,
+            _ => return Err(expected()),
+        };
+        let value: u64 = number.parse().map_err(|_| expected())?;
+        total = value
+            .checked_mul(unit)
+            .and_then(|v| total.checked_add(v))
+            .ok_or_else(expected)?;
+        number.clear();
+    }
+    if !number.is_empty() || total == 0 {
+        return Err(expected());
+    }
+    Ok(Duration::from_secs(total))
 }
 
 fn parse_partition(text: &str) -> Result<(usize, usize), String> {
@@ -195,10 +234,26 @@ struct Summary<'a> {
     failed: usize,
     ignored: usize,
     filtered_out: usize,
+    spent: SpentJson,
+    /// The summary's lines about what the run spent (the budget, slow opening).
+    #[serde(skip)]
+    spent_lines: String,
+}
+
+/// What the run spent, in seconds.
+#[derive(Serialize)]
+struct SpentJson {
+    budget_seconds: Option<f64>,
+    elapsed_seconds: f64,
+    planned_cases: u64,
+    cases: u64,
+    stores_opened: u64,
+    opening_seconds: f64,
 }
 
 /// Runs the gate; `Err` is bad input or a backend that could not start (exit 2).
 pub fn run(options: Options) -> Result<ExitCode, String> {
+    let started = std::time::Instant::now();
     let shown = command_line(&options.command);
     let backend = options
         .backend
@@ -210,7 +265,7 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         options.file.profile.clone(),
         options.op_timeout,
     )?;
-    let gate = gate(&options, subject, &shown);
+    let gate = gate(&options, subject, &shown, started);
     if let Err(problem) = gate.validate() {
         return Err(format!("the gate's declaration is wrong: {problem}"));
     }
@@ -236,6 +291,7 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         runs.push(run);
     }
     let count = |outcome: Shown| runs.iter().filter(|r| r.outcome == outcome).count();
+    let spent = gate.spent();
     let summary = Summary {
         backend: &backend,
         profile: &options.file.profile.name,
@@ -245,6 +301,15 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         failed: count(Shown::Failed),
         ignored: count(Shown::Ignored),
         filtered_out,
+        spent: SpentJson {
+            budget_seconds: spent.budget.map(|b| b.as_secs_f64()),
+            elapsed_seconds: spent.elapsed.as_secs_f64(),
+            planned_cases: spent.planned_cases,
+            cases: spent.cases,
+            stores_opened: spent.opens,
+            opening_seconds: spent.opening.as_secs_f64(),
+        },
+        spent_lines: spent.to_string(),
     };
     if let Some(path) = &options.junit {
         let cases: Vec<Case> = runs.iter().map(junit_case).collect();
@@ -267,18 +332,21 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     })
 }
 
-fn gate(options: &Options, subject: Subject, shown: &str) -> Gate {
-    Gate::new(subject)
-        .reproduce_with(format!(
-            "memory-conformance gate --profile {} --rules '{{rule}}' --seed {{seed}}{} -- {shown}",
-            options.profile_arg,
-            options
-                .file
-                .cases
-                .map(|c| format!(" --cases {c}"))
-                .unwrap_or_default()
-        ))
-        .declared_by(&options.file)
+fn gate(options: &Options, subject: Subject, shown: &str, started: std::time::Instant) -> Gate {
+    let gate = match options.budget {
+        Some(budget) => Gate::new(subject).budget_from(budget, started),
+        None => Gate::new(subject),
+    };
+    gate.reproduce_with(format!(
+        "memory-conformance gate --profile {} --rules '{{rule}}' --seed {{seed}}{} -- {shown}",
+        options.profile_arg,
+        options
+            .file
+            .cases
+            .map(|c| format!(" --cases {c}"))
+            .unwrap_or_default()
+    ))
+    .declared_by(&options.file)
 }
 
 /// The trials `--rules` and `--partition` leave, in the gate's order; the recall snapshot only
@@ -470,6 +538,9 @@ impl Printer {
                 run.name,
                 run.detail.as_deref().unwrap_or_default()
             );
+        }
+        for line in summary.spent_lines.lines() {
+            let _ = writeln!(out, "  {line}");
         }
         print!("{out}");
     }

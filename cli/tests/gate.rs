@@ -6,6 +6,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 use support::text;
 
@@ -371,4 +372,100 @@ fn the_python_example_declares_the_bundled_sqlite_preset() {
         preset
     );
     assert_eq!(file.known_violations, []);
+}
+
+/// A backend whose store takes 0.5 s to open (the reference bridge told to sleep on every
+/// open), gated under `--budget 45s`: about 6,000 cases would take an hour; under the budget
+/// the command ends within 45 s on the test's own clock, every rule ran at least one case,
+/// and the summary says what ran and that opening is slow. The budget is judged on the
+/// machine's clock on purpose, since that is what it bounds; the rules adapt to the machine's
+/// speed, and one case of every rule takes under 20 s even on a busy machine.
+#[test]
+fn a_budget_bounds_a_gate_whose_store_opens_slowly() {
+    let budget = Duration::from_secs(45);
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args([
+            "gate",
+            "--profile",
+            "reference",
+            "--budget",
+            "45s",
+            "--format",
+            "json",
+        ])
+        .arg("--")
+        .arg("python3")
+        .arg(bridge())
+        .args(["--open-seconds", "0.5"])
+        .output()
+        .expect("the binary runs");
+    let took = started.elapsed();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        took <= budget,
+        "the gate took {took:?}, over its budget of {budget:?}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let spent = &json["spent"];
+    let number = |field: &str| {
+        spent[field]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{field} in {spent}"))
+    };
+    assert_eq!(number("budget_seconds"), 45.0);
+    let passed = json["passed"].as_f64().unwrap();
+    assert!(passed >= 25.0, "{json}");
+    assert!(
+        number("cases") >= passed && number("cases") < number("planned_cases") / 10.0,
+        "every passing rule runs a case, and far fewer than planned: {spent}"
+    );
+    let average_open = number("opening_seconds") / number("stores_opened");
+    assert!((0.5..1.0).contains(&average_open), "{spent}");
+    let lines = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args([
+            "gate",
+            "--profile",
+            "reference",
+            "--budget",
+            "1s",
+            "--rules",
+            "key.isolation",
+        ])
+        .arg("--")
+        .arg("python3")
+        .arg(bridge())
+        .args(["--open-seconds", "0.2"])
+        .output()
+        .expect("the binary runs");
+    let summary = text(&lines.stdout);
+    assert!(lines.status.success(), "{summary}");
+    assert!(
+        summary.contains("  budget 1.0 s: the passing rules ran 1 of their 256 planned cases, in "),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("  slow opening: a store took 0.2"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn a_budget_that_is_not_a_duration_is_refused_with_examples() {
+    for bad in ["5x", "m", "0s", "1.5m"] {
+        let out = gate(&["--profile", "reference", "--budget", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "{bad:?} is not a duration such as 90s, 5m, 1h or 1m30s"
+            )),
+            "{err}"
+        );
+    }
 }

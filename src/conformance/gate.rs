@@ -38,7 +38,9 @@ pub const REQUIRE_ALL_BACKENDS: &str = "MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS"
 impl Gate {
     /// A gate of every rule against `subject`, with the violations its profile implies and no
     /// other.
-    pub fn new(subject: Subject) -> Self {
+    pub fn new(mut subject: Subject) -> Self {
+        // A gate's spending is its own, even where two gates share a subject.
+        subject.options.spending = std::sync::Arc::default();
         Self {
             subject,
             declared: Vec::new(),
@@ -217,13 +219,38 @@ impl Gate {
         self
     }
 
-    /// How long one whole rule may take on its own thread (default: six per-call timeouts, at
-    /// least 60 s). It catches backends that block their thread, where the per-call timeout
-    /// cannot fire.
+    /// How long a rule may go without a case passing, on its own thread (default: six per-call
+    /// timeouts, at least 60 s); the recall benchmark and the replicas probe get it once in
+    /// all. It catches backends that block their thread, where the per-call timeout cannot
+    /// fire, and never fails a rule whose many slow cases keep passing.
     #[must_use]
     pub fn rule_timeout(mut self, timeout: Duration) -> Self {
         self.subject.options.rule_timeout = Some(timeout);
         self
+    }
+
+    /// Bounds the run's time, from now: the rules share `budget` as they start, each with an
+    /// even share of what is left, and a rule stops before a case it would not finish within
+    /// its share (judging by its longest case so far). Every rule runs at least one case, so a
+    /// budget too small for that is overrun, and [`spent`](Gate::spent) says by how much.
+    /// Failing cases are still shrunk. Without a budget, every rule runs all its cases.
+    #[must_use]
+    pub fn budget(self, budget: Duration) -> Self {
+        self.budget_from(budget, std::time::Instant::now())
+    }
+
+    /// [`budget`](Gate::budget), counted from `started` (when the command started, so the
+    /// time a bridge took to start counts too).
+    #[must_use]
+    pub fn budget_from(self, budget: Duration, started: std::time::Instant) -> Self {
+        self.subject.options.spending.bound(budget, started);
+        self
+    }
+
+    /// What the run spent so far: time against the budget, cases run against those planned,
+    /// stores opened and the time that took.
+    pub fn spent(&self) -> super::Spent {
+        self.subject.options.spending.spent()
     }
 
     /// The command that reruns one rule, printed in failure reports; `{rule}` stands for the
@@ -289,7 +316,7 @@ impl Gate {
 #[cfg(feature = "harness")]
 mod run {
     use super::super::ReplicaSpread;
-    use super::super::isolation::on_own_thread;
+    use super::super::isolation::{on_own_thread, on_own_thread_watched};
     use super::super::report::{GateReport, RuleRun};
     use super::super::rules::{self, Rule};
     use super::super::verdict::Verdict;
@@ -362,23 +389,39 @@ mod run {
         /// Runs one rule on its own thread and runtime, and weighs the result against the
         /// known violations. A backend call that blocks its thread (where the per-call timeout
         /// cannot fire) fails the rule once the subject's [rule
-        /// timeout](Gate::rule_timeout) passes, instead of hanging.
+        /// timeout](Gate::rule_timeout) passes with no case passing, instead of hanging.
         pub fn check(&self, rule: &'static Rule) -> Verdict {
             let mut subject = self.subject.clone();
+            let spending = &self.subject.options.spending;
+            if rule.applies_to(subject.profile()).is_ok() {
+                subject.options.case_deadline = spending.rule_starts(|| {
+                    rules::catalogue()
+                        .iter()
+                        .filter(|rule| rule.applies_to(self.subject.profile()).is_ok())
+                        .count()
+                });
+            }
+            let planned = rule.planned_cases(&subject);
             let known = self.known_violation_of(rule.id());
             if known.as_ref().is_some_and(|k| k.is_intermittent()) {
                 // A race belongs to no case: a recorded case that hit it would only be
                 // replayed, at the cost of its timeout, to prove nothing.
                 subject.options.failure_records = None;
             }
-            let verdict = on_own_thread(
+            let cases = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+            subject.options.cases_passed = Some(std::sync::Arc::clone(&cases));
+            let verdict = on_own_thread_watched(
                 rule.id(),
                 self.subject.options.rule_timeout(),
+                cases,
                 move || async move { rule.check(&subject).await },
             );
             let verdict = verdict.unwrap_or_else(|problem| {
                 Verdict::Failed(Box::new(rule.unfinished(&self.subject, problem)))
             });
+            if let Verdict::Passed { cases, .. } = &verdict {
+                spending.rule_ran(planned, *cases);
+            }
             verdict.against(known, |reason| {
                 rule.misdeclared(
                     &self.subject,
@@ -387,6 +430,12 @@ mod run {
                     ),
                 )
             })
+        }
+
+        /// The gate's rules run `lanes` at a time (a test runner's threads): a budget is
+        /// shared in rounds of that many.
+        pub(crate) fn run_in_lanes(&self, lanes: usize) {
+            self.subject.options.spending.run_in_lanes(lanes);
         }
 
         /// Runs every rule, one after the other, each on its own thread.

@@ -3,7 +3,7 @@
 //! The pipeline, one file a stage:
 //!
 //! - the declaration, light enough for a backend's normal build: [`Subject`] (`subject.rs`,
-//!   with `options.rs`), [`Namespace`] (`namespace.rs`), [`KnownViolation`]
+//!   with `options.rs`, and what a run [spends](Spent) within its budget in `budget.rs`), [`Namespace`] (`namespace.rs`), [`KnownViolation`]
 //!   (`known_violation.rs`), [`Gate`] (`gate.rs`) and the [`ProfileFile`] that declares a
 //!   profile and its gate (`profile_file.rs`);
 //! - with the `harness` feature, the rules (`rules/`, a file per id group), the generators
@@ -23,6 +23,7 @@
 //!   (rendered in `docs/clause-map.md`, its dimension values read from the profile's
 //!   dimension table).
 
+mod budget;
 mod gate;
 mod known_violation;
 mod namespace;
@@ -88,6 +89,7 @@ mod trial;
 #[cfg(feature = "harness")]
 mod verdict;
 
+pub use budget::Spent;
 pub use gate::{Gate, REQUIRE_ALL_BACKENDS};
 pub use known_violation::{KnownViolation, departures, implied_violations};
 pub use namespace::{Namespace, SCRATCH_DIR};

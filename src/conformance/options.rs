@@ -1,7 +1,11 @@
 //! How a subject's rules run: cases, seed, timeouts, failure records, reproduction command.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU32;
+use std::time::{Duration, Instant};
+
+use super::budget::Spending;
 
 /// The default number of cases per rule when neither the subject nor `PROPTEST_CASES` says.
 #[cfg(feature = "harness")]
@@ -22,6 +26,13 @@ pub(crate) struct RunOptions {
     pub(crate) seed: Option<u64>,
     pub(crate) failure_records: Option<PathBuf>,
     pub(crate) reproduce: Option<String>,
+    /// What the run spends, shared by every clone.
+    pub(crate) spending: Arc<Spending>,
+    /// Under a budget, the time by which the rule being checked starts no more cases.
+    pub(crate) case_deadline: Option<Instant>,
+    /// Counts the cases of the rule being checked as they pass, so its watchdog can tell a
+    /// slow rule from a stalled one.
+    pub(crate) cases_passed: Option<Arc<AtomicU32>>,
 }
 
 impl Default for RunOptions {
@@ -33,6 +44,9 @@ impl Default for RunOptions {
             seed: None,
             failure_records: None,
             reproduce: None,
+            spending: Arc::default(),
+            case_deadline: None,
+            cases_passed: None,
         }
     }
 }
@@ -48,7 +62,8 @@ impl RunOptions {
     }
 
     #[cfg(feature = "harness")]
-    /// How long a whole rule may take on its own thread: six per-call timeouts, at least 60 s.
+    /// How long a rule may go without a case passing, on its own thread: six per-call
+    /// timeouts, at least 60 s.
     pub(crate) fn rule_timeout(&self) -> Duration {
         self.rule_timeout
             .unwrap_or_else(|| (self.op_timeout * 6).max(Duration::from_secs(60)))

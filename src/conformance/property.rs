@@ -48,7 +48,8 @@ pub(crate) struct Passed {
 }
 
 /// Runs `cases` cases of `strategy` (replaying recorded failures first); `Ok` with the number
-/// of cases run.
+/// of cases run. Under a budget's deadline it starts no generated case after the first that
+/// its longest case so far says would end past the deadline.
 pub(crate) async fn check<S>(
     subject: &Subject,
     rule_id: &str,
@@ -75,18 +76,30 @@ where
         scheduling_delay: None,
         operations: OperationMix::default(),
     };
+    let deadline = subject.options.case_deadline;
+    let mut longest = Duration::ZERO;
+    let mut generated = 0;
     for (case, case_seed) in planned {
+        if case > 0 && generated > 0 && deadline.is_some_and(|d| Instant::now() + longest > d) {
+            break;
+        }
+        let started = Instant::now();
         let mut runner = TestRunner::new_with_rng(config.clone(), rng_for(case_seed));
         let Ok(mut tree) = strategy.new_tree(&mut runner) else {
             continue;
         };
         passed.cases += 1;
+        generated += u32::from(case > 0);
         let scenario = tree.current();
         passed.operations.tally(&scenario);
         match interpreter::run(subject, &scenario).await {
             Ok(stats) => {
                 passed.slowest_write = passed.slowest_write.max(stats.slowest_write);
                 passed.scheduling_delay = passed.scheduling_delay.max(stats.scheduling_delay);
+                longest = longest.max(started.elapsed());
+                if let Some(counter) = &subject.options.cases_passed {
+                    counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
             }
             Err(mismatch) => {
                 let mut found = shrink(subject, &mut tree, mismatch).await;

@@ -46,6 +46,11 @@ pub fn main(
     if gate.one_rule_at_a_time_reason().is_some() {
         arguments.test_threads = Some(1);
     }
+    gate.run_in_lanes(
+        arguments.test_threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+        }),
+    );
     let verdicts: Verdicts = Arc::default();
     let trials = trials(&gate, target, Arc::new(pin), &verdicts);
     let conclusion = libtest_mimic::run(&arguments, trials);
@@ -139,6 +144,9 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
         if let Some(mix) = verdict.operation_mix() {
             println!("  operation mix    {id}, {mix}");
         }
+    }
+    for line in gate.spent().to_string().lines() {
+        println!("  {line}");
     }
     for (clause, reason) in super::departures(subject.profile()) {
         println!("  departure        {clause}: {reason}");

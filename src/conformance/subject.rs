@@ -137,7 +137,10 @@ impl Subject {
 
     /// A new instance of the backend on the storage of `namespace`.
     pub async fn open(&self, namespace: &Namespace) -> Arc<dyn MemoryService> {
-        (self.factory)(namespace.clone()).await
+        let started = std::time::Instant::now();
+        let instance = (self.factory)(namespace.clone()).await;
+        self.options.spending.opened(started.elapsed());
+        instance
     }
 
     /// Removes what was left on the storage of `namespace`, if the subject has a cleanup. The

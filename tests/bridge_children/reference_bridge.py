@@ -5,11 +5,15 @@ per line on stdin, one answer per line on stdout, anything else on stderr. Like 
 each instance keeps its memory in itself (a new instance starts empty, as a new process of an
 in-memory service would), and every call of the reference is served: add, search (with a
 limit), a delta of events, explicit memories and delete by id, entries carrying their event's id.
+
+`--open-seconds S` makes opening a store (reset and open) take S seconds, as a backend whose
+store opens slowly does.
 """
 import itertools
 import json
 import re
 import sys
+import time
 
 WORD = re.compile(r"[A-Za-z]+")
 QUERY_SEPARATORS = re.compile(r"[ \t\n\x0b\x0c\r]+")
@@ -89,12 +93,14 @@ def entries_of(events):
             for e in events if e.get("content") and e["content"].get("parts")]
 
 
-def handle(stores, request):
+def handle(stores, request, open_seconds):
     op = request.get("op")
     if op == "hello":
         return {"protocol": min(int(request.get("protocol", 1)), 2), "backend": "reference-over-dicts",
                 "version": "test 2"}
     name = request["store"]
+    if op in ("reset", "open"):
+        time.sleep(open_seconds)
     if op == "reset":
         stores[name] = {1: Store()}
         return {}
@@ -133,11 +139,12 @@ def handle(stores, request):
 
 
 def main():
+    open_seconds = float(sys.argv[sys.argv.index("--open-seconds") + 1]) if "--open-seconds" in sys.argv else 0.0
     stores = {}
     for line in sys.stdin:
         request = json.loads(line)
         try:
-            answer = {"id": request["id"], "ok": True, **handle(stores, request)}
+            answer = {"id": request["id"], "ok": True, **handle(stores, request, open_seconds)}
         except Exception as err:  # every failure is answered, never fatal
             print(f"reference_bridge: {type(err).__name__}: {err}", file=sys.stderr, flush=True)
             answer = {"id": request["id"], "ok": False, "error": f"{type(err).__name__}: {err}"}

@@ -177,7 +177,7 @@ impl Rule {
         if let Err(reason) = self.applies_to(subject.profile()) {
             return Verdict::NotApplicable { reason };
         }
-        let cases = (subject.options.cases() / self.weight).max(1);
+        let cases = self.planned_cases(subject);
         let scenarios = (self.scenarios)(subject.profile());
         match property::check(subject, self.id, cases, scenarios).await {
             Ok(passed) => Verdict::Passed {
@@ -195,6 +195,12 @@ impl Rule {
                 },
             ))),
         }
+    }
+
+    /// The cases a run of this rule generates: the subject's cases per rule, fewer for a heavy
+    /// rule.
+    pub(crate) fn planned_cases(&self, subject: &Subject) -> u32 {
+        (subject.options.cases() / self.weight).max(1)
     }
 
     /// The failure of a run of this rule that did not finish (`problem` follows "the rule").
