@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The load check: the self-tests that involve time (delayed visibility, timeouts, the bridge
+# The load check: the self-tests that involve time (delayed visibility, timeouts, budgets, the bridge
 # child's lifecycle, concurrency rules) and the whole gates of the reference and of
 # sqlite-fts5 run once more with every core kept busy, and must pass. A backend inside its
 # declared bounds never fails for being on a busy machine.
@@ -31,3 +31,4 @@ cargo test --locked -p memory-conformance \
   --test deviant_backends --test process_bridge --test conformance --test gate --lib
 cargo test --locked -p memory-sqlite-fts5 --test conformance --test concurrency
 cargo test --locked -p memory-conformance-cli --test misbehaving_bridges
+cargo test --locked -p memory-conformance-cli --test gate -- budget
