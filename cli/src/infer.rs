@@ -9,9 +9,11 @@ use memory_conformance::profile::Profile;
 use memory_conformance_cli::subject;
 
 /// Infers the profile of the bundled `backend` or of the bridge `command` (named `name`, else
-/// `inferred`) on `cases` cases per candidate from `seed`, each call bounded by `op_timeout`
-/// seconds, and prints it. Exit 0 when every dimension found a value, 1 when one did not;
-/// `Err` (exit 2) when the backend cannot start or the bridge stopped working.
+/// as the bridge's hello names its backend) on `cases` cases per candidate from `seed`, each
+/// call bounded by `op_timeout` seconds, and prints it; for a dimension no value fits, the
+/// failure that ruled out each value goes to standard error. Exit 0 when every dimension found
+/// a value, 1 when one did not; `Err` (exit 2) when the backend cannot start or the bridge
+/// stopped working.
 pub fn run(
     backend: Option<&str>,
     name: Option<String>,
@@ -36,10 +38,15 @@ pub fn run(
         ));
     }
     let mut inferred = inferring.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    if let Some(name) = name {
-        inferred.profile.name = name;
+    // The profile is named as asked, else after the bundled backend, else as the bridge's
+    // hello names its backend.
+    match (name, &bridge) {
+        (Some(name), _) => inferred.profile.name = name,
+        (None, Some(bridge)) => inferred.profile.name = bridge.backend().to_owned(),
+        (None, None) => {}
     }
     print!("{}", inferred.to_toml());
+    eprint!("{}", inferred.misfit_reports());
     Ok(if inferred.has_misfit() {
         ExitCode::FAILURE
     } else {

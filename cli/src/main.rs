@@ -38,7 +38,8 @@ enum Command {
         /// A bundled backend to infer, instead of a bridge command.
         #[arg(long, value_name = "NAME")]
         backend: Option<String>,
-        /// The name the inferred profile carries (default: the bundled backend's, or `inferred`).
+        /// The name the inferred profile carries (default: the bundled backend's, or the one
+        /// the bridge's hello names).
         #[arg(long, value_name = "NAME")]
         name: Option<String>,
         /// Generated cases per rule and candidate value.

@@ -3,7 +3,8 @@
 //! google-adk gates ADK Python's `SqliteMemoryService`, and the JS helper packed as its npm
 //! package gates ADK JS's `InMemoryMemoryService`; each from a bridge of a few lines, a TOML
 //! profile and one `memory-conformance gate` command, its JUnit report read back
-//! (`examples/gate-adk-python-sqlite`, `examples/gate-adk-js`).
+//! (`examples/gate-adk-python-sqlite`, `examples/gate-adk-js`); and `memory-conformance infer`
+//! writes the profile the Python example declares.
 //!
 //! Where `bash bridges/install.sh` has not been run, each test reports itself ignored with that
 //! command as the reason; with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set (CI), they fail.
@@ -225,6 +226,39 @@ fn python_team() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `memory-conformance infer` on the example's bridge (ADK Python's SQLite service, with the
+/// helper from the repository) writes the profile the example declares, dimension for
+/// dimension; the test above gates the service green on that profile.
+fn python_infer() -> Result<(), Failed> {
+    let example = example("gate-adk-python-sqlite");
+    let inferred = run(Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args(["infer", "--cases", "32", "--seed", "1", "--"])
+        .arg(repository().join("bridges/adk-python/.venv/bin/python"))
+        .arg(example.join("bridge.py"))
+        .env("PYTHONPATH", repository().join("bridges/python"))
+        .env("TZ", "UTC"))?;
+    let dimensions = |text: &str, whose: &str| -> Result<_, Failed> {
+        let mut profile = memory_conformance::conformance::ProfileFile::parse(text)
+            .map_err(|err| format!("{whose} is no profile file: {err}\n{text}"))?
+            .profile;
+        profile.provenance = String::new();
+        Ok(profile)
+    };
+    let declared = std::fs::read_to_string(example.join("profile.toml"))
+        .map_err(|err| format!("cannot read the example's profile: {err}"))?;
+    let (inferred_profile, declared_profile) = (
+        dimensions(&inferred, "what infer printed")?,
+        dimensions(&declared, "the example's profile")?,
+    );
+    if inferred_profile != declared_profile {
+        return Err(format!(
+            "infer wrote another profile than the example declares:\n{inferred}\n\nthe example's:\n{declared}"
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// The JS helper packed as its npm package and installed in a fresh project beside
 /// @google/adk; the example's bridge and profile gated with the `memory-conformance` command.
 fn js_team() -> Result<(), Failed> {
@@ -279,6 +313,11 @@ fn main() -> ExitCode {
             "python::the_wheel_gates_adk_python_sqlite",
             python_installed(),
             python_team,
+        ),
+        when_installed(
+            "python::infer_writes_the_profile_adk_python_sqlite_is_green_on",
+            python_installed(),
+            python_infer,
         ),
         when_installed(
             "js::the_helper_package_gates_adk_js",

@@ -26,6 +26,8 @@ struct Outcome {
     implied_failures: Vec<&'static str>,
     /// How many rules checked something (passed, or showed an implied violation).
     checked: usize,
+    /// The whole report of the first rule that failed: its minimal scenario.
+    first_report: Option<String>,
 }
 
 impl<'a, P: FnMut(&str)> Run<'a, P> {
@@ -77,10 +79,22 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
             rules: rule_ids.to_vec(),
             implied_failures,
             misfit,
+            unchecked: false,
+            ruled_out: Vec::new(),
         };
         let mut best: Option<(String, Profile, Vec<String>)> = None;
+        let mut ruled_out = Vec::new();
+        let mut first_unchecked = None;
+        let mut any_checked = false;
         for (value, candidate) in candidates {
             let outcome = self.outcome(&candidate, rule_ids);
+            any_checked |= outcome.checked > 0 || !outcome.failing.is_empty();
+            if first_unchecked.is_none() {
+                first_unchecked = Some((value.clone(), candidate.clone()));
+            }
+            if let Some(report) = &outcome.first_report {
+                ruled_out.push((value.clone(), report.clone()));
+            }
             if outcome.failing.is_empty() && outcome.checked > 0 {
                 self.profile = candidate;
                 self.decisions
@@ -94,10 +108,18 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
                 best = Some((value, candidate, outcome.failing));
             }
         }
+        if !any_checked && let Some((value, candidate)) = first_unchecked {
+            self.profile = candidate;
+            let mut decision = decided(value, Vec::new(), None);
+            decision.unchecked = true;
+            self.decisions.push(decision);
+            return;
+        }
         if let Some((value, candidate, failing)) = best {
             self.profile = candidate;
-            self.decisions
-                .push(decided(value, Vec::new(), Some(failing)));
+            let mut decision = decided(value, Vec::new(), Some(failing));
+            decision.ruled_out = ruled_out;
+            self.decisions.push(decision);
         }
     }
 
@@ -112,14 +134,24 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
     ) {
         let before = self.profile.capabilities;
         self.decide(dimension, rule_ids, candidates);
-        if let Some(last) = self.decisions.last_mut()
-            && last.misfit.is_some()
-        {
+        if self.misfit(dimension) {
             self.profile.capabilities = before;
-            last.value = declined.to_owned();
-            last.rules.clear();
-            last.misfit = None;
+            self.forget(&[dimension]);
+            self.declined(dimension, declined);
         }
+    }
+
+    /// Notes that `dimension` keeps the value `kept`, no other value having held its rules.
+    pub(super) fn declined(&mut self, dimension: &str, kept: &str) {
+        self.decisions.push(Decision {
+            dimension: dimension.to_owned(),
+            value: kept.to_owned(),
+            rules: Vec::new(),
+            implied_failures: Vec::new(),
+            misfit: None,
+            unchecked: false,
+            ruled_out: Vec::new(),
+        });
     }
 
     /// Whether the last decision of `dimension` is a misfit.
@@ -164,6 +196,7 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
             failing: Vec::new(),
             implied_failures: Vec::new(),
             checked: 0,
+            first_report: None,
         };
         for rule in rule_ids.iter().map(|id| known(id)) {
             match gate.check(rule) {
@@ -175,11 +208,15 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
                     outcome.implied_failures.push(rule.id());
                 }
                 Verdict::NotApplicable { .. } => {}
-                other => outcome.failing.push(format!(
-                    "{} ({})",
-                    rule.id(),
-                    other.to_string().lines().next().unwrap_or_default()
-                )),
+                other => {
+                    let report = other.to_string();
+                    outcome.failing.push(format!(
+                        "{} ({})",
+                        rule.id(),
+                        report.lines().next().unwrap_or_default()
+                    ));
+                    outcome.first_report.get_or_insert(report);
+                }
             }
         }
         outcome

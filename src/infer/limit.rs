@@ -10,7 +10,7 @@ use super::decide::Run;
 
 /// Decides the limit: the counted one, checked by the limit's rules.
 pub(super) fn decide(run: &mut Run<impl FnMut(&str)>) {
-    let limit = count(&run.subject()).map_or(Limit::Unlimited, Limit::AtMost);
+    let limit = counted(&run.subject());
     let name = match limit {
         Limit::AtMost(_) => limit.text(),
         Limit::Unlimited => limit
@@ -20,6 +20,11 @@ pub(super) fn decide(run: &mut Run<impl FnMut(&str)>) {
     };
     let candidate = run.with(|p| limit.set(p));
     run.decide(Limit::KEY, Limit::DECIDED_BY, vec![(name, candidate)]);
+}
+
+/// The backend's limit, counted.
+pub(super) fn counted(subject: &Subject) -> Limit {
+    count(subject).map_or(Limit::Unlimited, Limit::AtMost)
 }
 
 /// Adds 500 events that share a word (more than any plausible hidden cap) and searches it: the

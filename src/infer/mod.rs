@@ -2,10 +2,12 @@
 //! rules that decide each dimension (the dimension table's, `src/profile/dimension.rs`) against
 //! every value it can take.
 //!
-//! Dimensions are decided in an order where each needs only those before it: the key, the
-//! re-add, the timestamps, tool data, the limit (counted directly), the word rules of stored
-//! text and queries together and any or all words (both with no order promised), the order,
-//! then the capabilities. For each, the candidates go from most to least specific, and the
+//! Dimensions are decided in an order where each needs only those before it: the retrieval
+//! (a vector index over an embedder the kit can embed with, else lexical), the key, the
+//! re-add, the timestamps, tool data, the limit (counted directly), for a lexical backend the
+//! word rules of stored text and queries together and any or all words (both with no order
+//! promised), what a blank query returns, the order, then the capabilities. Where no word
+//! rules fit a lexical backend, it is inferred again as semantic, held to the contract rules. For each, the candidates go from most to least specific, and the
 //! first whose rules all hold (and check something) is taken; when none does, the one with the
 //! fewest failing rules is taken, with a note naming the rules that will fail.
 //!
@@ -20,6 +22,7 @@
 
 mod decide;
 mod limit;
+mod retrieval;
 mod words;
 
 use std::fmt::Write as _;
@@ -27,7 +30,7 @@ use std::fmt::Write as _;
 use crate::conformance::{ProfileFile, Subject};
 use crate::profile::dimension::{CAPABILITIES, Dimension};
 use crate::profile::{
-    Capabilities, EventsDelta, KeyScheme, Order, Profile, Readd, Timestamps, ToolData,
+    Capabilities, EventsDelta, KeyScheme, Order, Profile, Readd, Timestamps, ToolData, WordRule,
 };
 
 use self::decide::Run;
@@ -47,6 +50,12 @@ pub struct Decision {
     pub implied_failures: Vec<&'static str>,
     /// Set when no value fits: the rules that fail with the value taken.
     pub misfit: Option<Vec<String>>,
+    /// Whether none of `rules` applies to the profile, so the value taken (the first) is
+    /// not checked.
+    pub unchecked: bool,
+    /// Set when no value fits: each value tried, with the report of the first rule that ruled
+    /// it out (its minimal scenario and how to reproduce it).
+    pub ruled_out: Vec<(String, String)>,
 }
 
 /// What [`infer`] found: the profile, and how each dimension was decided.
@@ -60,6 +69,23 @@ pub struct Inference {
 }
 
 impl Inference {
+    /// For each dimension no value fits, why: each value tried and the failure that ruled it
+    /// out, as text for a person (empty when every dimension found a value).
+    pub fn misfit_reports(&self) -> String {
+        let mut out = String::new();
+        for decision in self.decisions.iter().filter(|d| d.misfit.is_some()) {
+            let _ = writeln!(out, "no value of {} fits:", decision.dimension);
+            for (value, report) in &decision.ruled_out {
+                let _ = writeln!(out, "\n  {value} was ruled out by:");
+                for line in report.lines() {
+                    let _ = writeln!(out, "    {line}");
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
     /// Whether some dimension has no value that fits.
     pub fn has_misfit(&self) -> bool {
         self.decisions.iter().any(|d| d.misfit.is_some())
@@ -84,6 +110,12 @@ impl Decision {
     /// The decision in one line: `readd: append (why)`.
     fn note(&self) -> String {
         let (dimension, value) = (&self.dimension, &self.value);
+        if self.unchecked {
+            return format!(
+                "{dimension}: {value} (not checked: none of {} applies to the profile)",
+                self.rules.join(", ")
+            );
+        }
         if let Some(failing) = &self.misfit {
             return format!(
                 "{dimension}: NO value fits; closest {value} (still failing: {})",
@@ -91,9 +123,7 @@ impl Decision {
             );
         }
         if self.rules.is_empty() {
-            return format!(
-                "{dimension}: {value} (the rules that check it fail, so it is not claimed)"
-            );
+            return format!("{dimension}: {value} (no other value held the rules that check it)");
         }
         let held: Vec<&str> = self
             .rules
@@ -117,15 +147,44 @@ impl Decision {
 
 /// Infers the profile of the backend `subject` opens (whatever profile it declares), with
 /// `cases` cases per rule run and `seed`; `progress` hears each dimension as it starts.
-pub fn infer(subject: &Subject, cases: u32, seed: u64, progress: impl FnMut(&str)) -> Inference {
-    let mut run = Run::new(subject, cases, seed, progress);
+pub fn infer(
+    subject: &Subject,
+    cases: u32,
+    seed: u64,
+    mut progress: impl FnMut(&str),
+) -> Inference {
+    let mut run = Run::new(subject, cases, seed, &mut progress);
+    retrieval::decide_vector(&mut run);
+    let inferred = the_rest(run);
+    let words_misfit = inferred
+        .decisions
+        .iter()
+        .any(|d| d.misfit.is_some() && d.rules.iter().any(|r| WordRule::DECIDED_BY.contains(r)));
+    if !(inferred.profile.is_lexical() && words_misfit) {
+        return inferred;
+    }
+    let mut run = Run::new(subject, cases, seed, &mut progress);
+    retrieval::semantic(&mut run);
+    the_rest(run)
+}
+
+/// Every dimension after the retrieval, under the retrieval decided: the word rules only for
+/// a lexical one.
+fn the_rest(mut run: Run<impl FnMut(&str)>) -> Inference {
     run.dimension::<KeyScheme>();
     run.dimension::<Readd>();
     run.dimension::<Timestamps>();
     run.dimension::<ToolData>();
     limit::decide(&mut run);
-    words::decide(&mut run);
-    run.dimension::<Order>();
+    if run.profile.is_lexical() {
+        words::decide(&mut run);
+    }
+    retrieval::blank_query(&mut run);
+    if !run.profile.is_lexical() {
+        retrieval::relevance(&mut run);
+    } else {
+        run.dimension::<Order>();
+    }
     durable_and_shared(&mut run);
     calls(&mut run);
     run.finish()
@@ -190,4 +249,56 @@ fn start(subject: &Subject) -> Profile {
         env!("CARGO_PKG_VERSION")
     );
     profile
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_misfit_reports_the_failure_that_ruled_out_each_value() {
+        let decision = |dimension: &str, misfit: Option<Vec<String>>, ruled_out| Decision {
+            dimension: dimension.to_owned(),
+            value: "replace".to_owned(),
+            rules: vec!["replace.readd_replaces"],
+            implied_failures: Vec::new(),
+            misfit,
+            unchecked: false,
+            ruled_out,
+        };
+        let inference = Inference {
+            profile: Profile::reference(),
+            decisions: vec![
+                decision("key", None, Vec::new()),
+                decision(
+                    "readd",
+                    Some(vec!["replace.readd_replaces (it failed)".to_owned()]),
+                    vec![
+                        (
+                            "replace".to_owned(),
+                            "rule failed\n  minimal scenario: a".to_owned(),
+                        ),
+                        (
+                            "append".to_owned(),
+                            "rule failed\n  minimal scenario: b".to_owned(),
+                        ),
+                    ],
+                ),
+            ],
+        };
+        assert_eq!(
+            inference.misfit_reports(),
+            "no value of readd fits:\n\
+             \n  replace was ruled out by:\n    rule failed\n      minimal scenario: a\n\
+             \n  append was ruled out by:\n    rule failed\n      minimal scenario: b\n\n"
+        );
+        assert!(inference.to_toml().contains(
+            "# readd: NO value fits; closest replace (still failing: replace.readd_replaces (it failed))"
+        ));
+        let fits = Inference {
+            profile: Profile::reference(),
+            decisions: vec![decision("key", None, Vec::new())],
+        };
+        assert_eq!(fits.misfit_reports(), "");
+    }
 }

@@ -7,10 +7,16 @@ in-memory service would), and every call of the reference is served: add, search
 limit), a delta of events, explicit memories and delete by id, entries carrying their event's id.
 
 `--open-seconds S` makes opening a store (reset and open) take S seconds, as a backend whose
-store opens slowly does.
+store opens slowly does. `--vector N` makes it a vector store instead of a lexical one: a search
+ranks the key's entries by the cosine similarity of their text to the query's, embedded with the
+kit's hashed-N (the Python helper's port, bridges/python), and returns the 10 nearest (or as many
+as a search's limit asks); a query or an entry without a word is never matched
+(docs/vector-search.md). `--floor F` then leaves out entries less similar than F, as stores with a
+similarity threshold do: a ranking the kit cannot compute, so such a store is semantic to it.
 """
 import itertools
 import json
+import pathlib
 import re
 import sys
 import time
@@ -38,6 +44,47 @@ def words(content):
         if "text" in part:
             found.update(word.lower() for word in WORD.findall(part["text"]))
     return found
+
+
+def argument(name, default):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+VECTOR_TOP_K = 10
+FLOOR = float(argument("--floor", -2.0))
+
+
+def hashed_embedder(dimensions):
+    """The kit's hashed-N, from the Python helper (which sends what is printed to stderr, so the
+    protocol's stdout is put back)."""
+    protocol = sys.stdout
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bridges" / "python"))
+    from memory_conformance_bridge import HashedEmbedder
+    sys.stdout = protocol
+    return HashedEmbedder(int(dimensions))
+
+
+EMBEDDER = hashed_embedder(argument("--vector", 0)) if "--vector" in sys.argv else None
+
+
+def text_of(entry):
+    return " ".join(part["text"] for part in entry["content"].get("parts", []) if "text" in part)
+
+
+def nearest(query, entries, limit):
+    """The entries nearest to the query by cosine similarity (vectors are unit length), the top k
+    of them or as many as the limit asks; none for a query without a word, never an entry without one."""
+    wanted = EMBEDDER.embed_one(query)
+    if not any(wanted):
+        return []
+    scored = []
+    for position, entry in enumerate(entries):
+        vector = EMBEDDER.embed_one(text_of(entry))
+        if any(vector) and sum(a * b for a, b in zip(wanted, vector)) >= FLOOR:
+            scored.append((-sum(a * b for a, b in zip(wanted, vector)), position, entry))
+    scored.sort(key=lambda s: (s[0], s[1]))
+    top = VECTOR_TOP_K if limit is None else limit
+    return [entry for _, _, entry in scored[:top]]
 
 
 class Store:
@@ -82,6 +129,8 @@ class Store:
             self.sessions(key)[session_id] = [e for e in entries if e["id"] != memory_id]
 
     def search(self, key, query, limit):
+        if EMBEDDER is not None:
+            return nearest(query, [e for entries in self.keys.get(key, {}).values() for e in entries], limit)
         tokens = {t for t in QUERY_SEPARATORS.split(query.lower()) if t}
         found = [e for entries in self.keys.get(key, {}).values() for e in entries if tokens & words(e["content"])]
         return found if limit is None else found[:limit]
@@ -139,7 +188,7 @@ def handle(stores, request, open_seconds):
 
 
 def main():
-    open_seconds = float(sys.argv[sys.argv.index("--open-seconds") + 1]) if "--open-seconds" in sys.argv else 0.0
+    open_seconds = float(argument("--open-seconds", 0.0))
     stores = {}
     for line in sys.stdin:
         request = json.loads(line)
