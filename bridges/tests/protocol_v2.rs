@@ -447,6 +447,8 @@ fn trial(name: &'static str, test: fn() -> Result<(), Failed>) -> Trial {
 }
 
 fn main() -> ExitCode {
+    // The children here hold only these tests' own data: their messages are compared verbatim.
+    memory_conformance::process::show_stderr_verbatim();
     let trials = vec![
         trial(
             "v2::a_file_backed_store_survives_a_reopen_is_shared_and_is_removed_by_drop",

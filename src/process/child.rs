@@ -164,11 +164,22 @@ impl Connection {
                 })
             }
             Ok(Err(Failure::Refused(refusal))) => {
-                let what = format!("failed request {id} ({}): {}", op.name(), refusal.message);
+                // The child's message can quote what it stores: redacted to its shape, as its
+                // stderr is, unless the user asked to see it.
+                let (message, redacted) = super::tail::stray_line(&refusal.message);
+                let note = if redacted {
+                    format!(
+                        " (the message redacted to its shape: set {}=1 to see it verbatim)",
+                        super::SHOW_STDERR
+                    )
+                } else {
+                    String::new()
+                };
+                let what = format!("failed request {id} ({}): {message}{note}", op.name());
                 // The child's own message is the cause: what `MemoryError::backend_reason` gives.
                 Err(MemoryError::backend_with_source(
                     self.describe(what),
-                    refusal.message,
+                    message,
                 ))
             }
             Ok(Err(Failure::Broken(reason))) => Err(self.error(reason)),

@@ -262,6 +262,12 @@ mod tests {
             "<letters:6> <letters:2>: java.lang.IllegalStateException: <letters:5> \
              \"<letters:1>-<digits:2>\" <letters:2> <letters:6>"
         );
+        // The refusal docs/bridge-protocol.md shows.
+        assert_eq!(
+            redact("LookupError: no store 'case-1': open (or reset) it first"),
+            "LookupError: <letters:2> <letters:5> '<letters:4>-<digits:1>': <letters:4> \
+             (<letters:2> <letters:5>) <letters:2> <letters:5>"
+        );
     }
 
     #[test]
