@@ -850,3 +850,44 @@ fn a_blank_query_answered_with_stored_entries_passes_only_where_the_profile_says
         .unwrap_or_default();
     assert!(report.contains("-> nothing"), "{verdict}");
 }
+
+/// A store that merges entries alike in author, text and timestamp passes every rule when it
+/// declares `duplicates = "merged"`, a departure from R6.no-dedup the gate states; claiming the
+/// contract's `kept`, it fails the rules that store an event twice; and the reference, which
+/// keeps every entry, fails the same rules when it claims `merged`.
+#[test]
+fn a_store_that_merges_lookalikes_passes_only_where_the_profile_says_merged() {
+    use memory_conformance::conformance::departures;
+    use memory_conformance::profile::Duplicates;
+
+    let merging = result::MergeLookalikes;
+    assert!(
+        departures(&merging.profile())
+            .iter()
+            .any(|(clause, _)| *clause == "R6.no-dedup"),
+        "{:?}",
+        departures(&merging.profile())
+    );
+    assert_no_failure(&failures(gate(&result::MergeLookalikes)));
+
+    let mut kept = merging.profile();
+    kept.duplicates = Duplicates::Kept;
+    let failed = failures(gate_claiming(&result::MergeLookalikes, kept));
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, ["result.order", "model.random_ops"], "{failed:#?}");
+
+    let mut profile = Profile::reference();
+    profile.duplicates = Duplicates::Merged;
+    let claiming = Gate::new(Subject::new("reference", profile, || async {
+        InMemoryMemoryService::new()
+    }))
+    .seed(SEED)
+    .cases(64);
+    let failed = failures(claiming);
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert_eq!(
+        ids,
+        ["result.order", "model.random_ops", "delta.as_declared"],
+        "{failed:#?}"
+    );
+}

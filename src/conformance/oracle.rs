@@ -8,7 +8,9 @@ use super::identity::same_entry;
 use crate::embed::{Embedder, cosine};
 use crate::profile::Profile;
 use crate::profile::words::{IndexedEvent, Term, indexed_text, query_terms};
-use crate::profile::{EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd, VectorIndex};
+use crate::profile::{
+    Duplicates, EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd, VectorIndex,
+};
 use crate::{Content, Event, MemoryEntry, Session};
 
 /// The session a delta without a session id goes to.
@@ -52,6 +54,9 @@ struct ModelEvent {
     indexed: IndexedEvent,
     /// Under vector search, the embedded text; `None` when it has no word (never a result).
     vector: Option<Vec<f32>>,
+    /// Where the profile merges duplicates: what entries equal to this one share (its author,
+    /// its text parts joined with a space, its time to the microsecond).
+    look: Option<(String, String, String)>,
 }
 
 impl Oracle {
@@ -77,7 +82,7 @@ impl Oracle {
 
     /// A model event of `content`, indexed and (under vector search) embedded: a text
     /// without a word (a letter or number) is not embedded, whatever the embedder.
-    fn model_event(&self, id: String, content: Content) -> ModelEvent {
+    fn model_event(&self, id: String, content: Content, author: &str, at: &str) -> ModelEvent {
         let vector = self.embedder.as_ref().and_then(|embedder| {
             let text = indexed_text(&self.profile, &content);
             if !crate::embed::has_word(&text) {
@@ -86,11 +91,16 @@ impl Oracle {
             let [vector] = embedder.embed(&[text.as_str()]).try_into().ok()?;
             Some(vector)
         });
+        let look = (self.profile.duplicates == Duplicates::Merged).then(|| {
+            let text: Vec<&str> = content.texts().filter(|t| !t.is_empty()).collect();
+            (author.to_owned(), text.join(" "), at.to_owned())
+        });
         ModelEvent {
             id,
             indexed: IndexedEvent::new(&self.profile, &content),
             content,
             vector,
+            look,
         }
     }
 
@@ -114,7 +124,14 @@ impl Oracle {
             .filter(|event| !store.deleted.contains(&event.id))
             .filter_map(|event| Some((event, event.content.as_ref()?)))
             .filter(|(_, content)| !content.parts.is_empty())
-            .map(|(event, content)| self.model_event(event.id.clone(), content.clone()))
+            .map(|(event, content)| {
+                let at = event
+                    .timestamp
+                    .round(jiff::Unit::Microsecond)
+                    .unwrap_or(event.timestamp)
+                    .to_string();
+                self.model_event(event.id.clone(), content.clone(), &event.author, &at)
+            })
             .collect()
     }
 
@@ -179,6 +196,8 @@ impl Oracle {
                 self.model_event(
                     memory.id.clone().unwrap_or_default(),
                     memory.content.clone(),
+                    memory.author.as_deref().unwrap_or_default(),
+                    memory.timestamp.as_deref().unwrap_or_default(),
                 )
             })
             .collect();
@@ -280,20 +299,26 @@ impl Oracle {
                     .map_or((1, 0), |n| (0, n))
             });
         }
-        let mut matches: Vec<(usize, &Content)> = Vec::new();
+        let mut matches: Vec<(usize, &ModelEvent)> = Vec::new();
         for session in sessions {
             for event in &session.events {
                 let matched = self.matched_terms(&terms, &event.indexed);
                 if matched > 0 {
-                    matches.push((matched, &event.content));
+                    matches.push((matched, event));
                 }
             }
         }
         if self.profile.order == Order::MatchedTerms {
             matches.sort_by_key(|(matched, _)| std::cmp::Reverse(*matched));
         }
+        // Merged duplicates: the first of the entries that look alike stays.
+        let mut seen = HashSet::new();
+        matches.retain(|(_, event)| event.look.as_ref().is_none_or(|look| seen.insert(look)));
         Expected {
-            contents: matches.into_iter().map(|(_, c)| c.clone()).collect(),
+            contents: matches
+                .into_iter()
+                .map(|(_, event)| event.content.clone())
+                .collect(),
             limit,
             ranking: None,
             ordered: matches!(
@@ -409,19 +434,22 @@ fn nearest(
     query: &str,
     limit: Limit,
 ) -> Expected {
-    let mut scored: Vec<(f64, &Content)> = Vec::new();
+    let mut scored: Vec<(f64, &ModelEvent)> = Vec::new();
     // A query with no word finds nothing (R7).
     if crate::embed::has_word(query) {
         let [query] = embedder.embed(&[query]).try_into().unwrap_or_default();
         for event in sessions.iter().flat_map(|s| &s.events) {
             if let Some(vector) = &event.vector {
-                scored.push((cosine(&query, vector), &event.content));
+                scored.push((cosine(&query, vector), event));
             }
         }
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Merged duplicates: the nearest of the entries that look alike stays.
+    let mut seen = HashSet::new();
+    scored.retain(|(_, event)| event.look.as_ref().is_none_or(|look| seen.insert(look)));
     Expected {
-        contents: scored.iter().map(|(_, c)| (*c).clone()).collect(),
+        contents: scored.iter().map(|(_, e)| e.content.clone()).collect(),
         limit,
         ordered: true,
         ranking: Some(Ranking {

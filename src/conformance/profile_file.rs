@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::benchmark::{QuestionKind, RecallFloor};
 use crate::profile::dimension::Dimension as _;
 use crate::profile::{
-    BlankQuery, Capabilities, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd,
-    Retrieval, Strings, Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
-    presets,
+    BlankQuery, Capabilities, Duplicates, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms,
+    Readd, Retrieval, Strings, Timestamps, ToolData, VectorIndex, VectorSearch, Visibility,
+    WordRule, presets,
 };
 
 use super::KnownViolation;
@@ -163,6 +163,8 @@ struct RawFile {
     strings: Option<Strings>,
     #[serde(skip_serializing_if = "Option::is_none")]
     blank_query: Option<BlankQuery>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duplicates: Option<Duplicates>,
     #[serde(skip_serializing_if = "Option::is_none")]
     visible_within_ms: Option<u64>,
     event_words: Option<WordRule>,
@@ -362,6 +364,7 @@ impl RawFile {
         set(&mut profile.timestamps, self.timestamps);
         set(&mut profile.strings, self.strings);
         set(&mut profile.blank_query, self.blank_query);
+        set(&mut profile.duplicates, self.duplicates);
         set(&mut profile.event_words, self.event_words);
         set(&mut profile.query_terms, self.query_terms);
         if let Some(value) = self.limit {
@@ -500,6 +503,7 @@ impl RawFile {
             timestamps: (p.timestamps != Timestamps::default()).then_some(p.timestamps),
             strings: (p.strings != Strings::default()).then_some(p.strings),
             blank_query: (p.blank_query != BlankQuery::default()).then_some(p.blank_query),
+            duplicates: (p.duplicates != Duplicates::default()).then_some(p.duplicates),
             visible_within_ms: match p.visibility {
                 Visibility::Immediate => None,
                 Visibility::Within { millis } => Some(millis),
@@ -617,6 +621,7 @@ mod tests {
         profile.timestamps = Timestamps::NaiveIsoformat;
         profile.strings = Strings::WithoutNul;
         profile.blank_query = BlankQuery::Nearest;
+        profile.duplicates = Duplicates::Merged;
         profile.capabilities.events_delta = Some(crate::profile::EventsDelta::AppendNewIds);
         profile.capabilities.explicit_memories = true;
         profile.capabilities.entry_ids = true;

@@ -11,9 +11,9 @@
 //! catalogue fails the clause map's test.
 
 use super::{
-    BlankQuery, Capabilities, CustomWords, EventsDelta, KeyScheme, Limit, MultiWord, Order,
-    Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings, Timestamps,
-    ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
+    BlankQuery, Capabilities, CustomWords, Duplicates, EventsDelta, KeyScheme, Limit, MultiWord,
+    Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings,
+    Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
 };
 
 /// One value of a dimension, as the kit documents and checks it.
@@ -288,6 +288,7 @@ pub(crate) fn table() -> Vec<Row> {
         Row::of::<Timestamps>(),
         Row::of::<Strings>(),
         Row::of::<BlankQuery>(),
+        Row::of::<Duplicates>(),
         Row::of::<Visibility>(),
         Row::capability(durable),
         Row::capability(shared),
@@ -914,6 +915,32 @@ dimension! {
         inputs: ["blank queries"],
         departs: "R7.blank-query",
         text: "the nearest entries of the key, as any query",
+    }
+}
+
+dimension! {
+    Duplicates {
+        key: "duplicates",
+        label: "duplicates",
+        // `infer` does not decide it: a backend is inferred as returning each stored entry.
+        decided_by: &[],
+        field: duplicates,
+        values: [Duplicates::Kept, Duplicates::Merged],
+    }
+    Duplicates::Kept => {
+        value: "kept",
+        says: "the contract: the same event stored in two sessions comes back twice",
+        rules: ["model.random_ops", "result.limit"],
+        inputs: ["random operations", "many matches"],
+        text: "each time stored",
+    }
+    Duplicates::Merged => {
+        value: "merged",
+        says: "of the matching entries equal in author, text and timestamp a search returns the first only (the nearest, under vector search); model.random_ops, result.order and delta.as_declared expect that",
+        rules: ["model.random_ops", "result.order", "delta.as_declared"],
+        inputs: ["random operations", "re-adds", "event deltas"],
+        departs: "R6.no-dedup",
+        text: "once: entries equal in author, text and timestamp are merged",
     }
 }
 

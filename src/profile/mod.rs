@@ -61,6 +61,8 @@ pub struct Profile {
     pub strings: Strings,
     /// What an empty or whitespace-only query returns.
     pub blank_query: BlankQuery,
+    /// Whether a search returns equal entries each time they are stored, or once.
+    pub duplicates: Duplicates,
     /// Capabilities beyond the two calls.
     pub capabilities: Capabilities,
 }
@@ -547,6 +549,21 @@ pub enum BlankQuery {
     /// profile states: a blank query may return entries stored under its key, within the
     /// limit, never another key's, never a deleted or replaced one.
     Nearest,
+}
+
+/// Whether a search returns entries that look alike each time they are stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Duplicates {
+    /// Each time: the same event stored in two sessions comes back twice (the contract,
+    /// clause `R6.no-dedup`).
+    #[default]
+    Kept,
+    /// Once: of the matching entries equal in author, text (the text parts joined with a
+    /// space) and timestamp, a search returns the first only, as a service that merges them
+    /// on purpose does. A departure from `R6.no-dedup` the profile states.
+    Merged,
 }
 
 /// How soon a write (an add, a delta, a memory, a delete) is visible to searches.

@@ -2,9 +2,9 @@
 //! says.
 
 use super::{
-    BlankQuery, Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms,
-    Readd, RemoveDiacritics, Retrieval, Separators, Strings, Timestamps, ToolData, Visibility,
-    WordRule,
+    BlankQuery, Capabilities, Duplicates, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile,
+    QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings, Timestamps, ToolData,
+    Visibility, WordRule,
 };
 
 /// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`,
@@ -52,6 +52,7 @@ impl Profile {
             timestamps: Timestamps::Rfc3339Utc,
             strings: Strings::Any,
             blank_query: BlankQuery::Nothing,
+            duplicates: Duplicates::Kept,
             visibility: Visibility::Immediate,
             capabilities: Capabilities {
                 events_delta: Some(EventsDelta::AppendNewIds),

@@ -56,6 +56,32 @@ impl Deviation for Deduplicate {
     }
 }
 
+/// Answers, of the matching entries equal in author, text (the text parts joined with a space)
+/// and timestamp, the first only, as a service that merges them on purpose does
+/// (adk-database-memory 0.1.0's `search_memory`). Claims `duplicates = "merged"`, a departure
+/// from R6.no-dedup its profile states, and keeps it.
+#[derive(Debug)]
+pub struct MergeLookalikes;
+
+#[async_trait]
+impl Deviation for MergeLookalikes {
+    fn profile(&self) -> Profile {
+        let mut profile = two_calls(Profile::reference().named("merged"));
+        profile.duplicates = memory_conformance::profile::Duplicates::Merged;
+        profile
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let mut found = store.search(search).await?;
+        let mut seen = std::collections::HashSet::new();
+        found.memories.retain(|e| {
+            let text: Vec<&str> = e.content.texts().filter(|t| !t.is_empty()).collect();
+            seen.insert((e.author.clone(), text.join(" "), e.timestamp.clone()))
+        });
+        Ok(found)
+    }
+}
+
 /// Answers the matches in the reverse of the reference's order. Breaks R6.order.
 #[derive(Debug)]
 pub struct ReverseOrder;
