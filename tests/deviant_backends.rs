@@ -891,3 +891,39 @@ fn a_store_that_merges_lookalikes_passes_only_where_the_profile_says_merged() {
         "{failed:#?}"
     );
 }
+
+/// A store that knows events by key and id passes every rule when it declares `event_ids =
+/// "per-key"`, a departure from R6.no-dedup the gate states; claiming the contract's
+/// `per-session`, it fails the rules that store one event id in two sessions.
+#[test]
+fn a_store_with_event_ids_per_key_passes_only_where_the_profile_says_so() {
+    use memory_conformance::conformance::departures;
+    use memory_conformance::profile::EventIds;
+
+    let per_key = replace::PerKeyEventIds;
+    assert!(
+        departures(&per_key.profile())
+            .iter()
+            .any(|(clause, _)| *clause == "R6.no-dedup"),
+        "{:?}",
+        departures(&per_key.profile())
+    );
+    assert_no_failure(&failures(gate(&replace::PerKeyEventIds)));
+
+    let mut per_session = per_key.profile();
+    per_session.event_ids = EventIds::PerSession;
+    let failed = failures(gate_claiming(&replace::PerKeyEventIds, per_session));
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert_eq!(
+        ids,
+        [
+            "replace.other_sessions_untouched",
+            "replace.readd_as_declared",
+            "result.limit",
+            "result.order",
+            "concurrency.adds_land",
+            "model.random_ops",
+        ],
+        "{failed:#?}"
+    );
+}

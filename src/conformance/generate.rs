@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use serde_json::json;
 
+use crate::profile::{EventIds, Profile};
 use crate::{Content, Event, MemoryKey, Part, Session, Timestamp};
 
 /// Plain lowercase ASCII words: every lexical profile indexes and matches them alike.
@@ -74,6 +75,19 @@ pub(crate) fn session_of(key: &MemoryKey, id: &str, texts: &[String]) -> Session
         .enumerate()
         .map(|(i, t)| text_event(t, i as i64 * 1_000));
     Session::new(key.app_name.clone(), key.user_id.clone(), id).with_events(events)
+}
+
+/// `session` as a rule that needs every one of its sessions stored adds it: where the profile
+/// declares event ids unique per key, each event id is made the session's own (`e-0` of
+/// session `s-1` becomes `s-1:e-0`); elsewhere unchanged, so sessions share event ids as the
+/// contract allows.
+pub(crate) fn stored_apart(profile: &Profile, mut session: Session) -> Session {
+    if profile.event_ids == EventIds::PerKey {
+        for event in &mut session.events {
+            event.id = format!("{}:{}", session.id, event.id);
+        }
+    }
+    session
 }
 
 pub(crate) fn content(text: &str) -> Content {

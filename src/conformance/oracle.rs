@@ -9,7 +9,7 @@ use crate::embed::{Embedder, cosine};
 use crate::profile::Profile;
 use crate::profile::words::{IndexedEvent, Term, indexed_text, query_terms};
 use crate::profile::{
-    Duplicates, EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd, VectorIndex,
+    Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd, VectorIndex,
 };
 use crate::{Content, Event, MemoryEntry, Session};
 
@@ -135,6 +135,26 @@ impl Oracle {
             .collect()
     }
 
+    /// Where event ids are unique per key: drops the events whose id a session of `store`
+    /// other than `session_id` holds.
+    fn skip_held_elsewhere(
+        &self,
+        store: &ModelStore,
+        session_id: &str,
+        events: &mut Vec<ModelEvent>,
+    ) {
+        if self.profile.event_ids != EventIds::PerKey {
+            return;
+        }
+        let held: HashSet<&str> = store
+            .sessions
+            .iter()
+            .filter(|s| !s.memories && s.id != session_id)
+            .flat_map(|s| s.events.iter().map(|e| e.id.as_str()))
+            .collect();
+        events.retain(|e| !held.contains(e.id.as_str()));
+    }
+
     /// The store of (`app_name`, `user_id`), made empty if new.
     fn store_mut(&mut self, app_name: &str, user_id: &str) -> &mut ModelStore {
         let key = self.store_key(app_name, user_id);
@@ -145,7 +165,8 @@ impl Oracle {
     pub(crate) fn add(&mut self, session: &Session) {
         let readd = self.profile.readd;
         let mut store = std::mem::take(self.store_mut(&session.app_name, &session.user_id));
-        let events = self.model_events(&store, &session.events);
+        let mut events = self.model_events(&store, &session.events);
+        self.skip_held_elsewhere(&store, &session.id, &mut events);
         let carries_words = events.iter().any(|e| e.indexed.has_words());
         // A first add is a re-add over an empty session. Every re-add rule then stores what a
         // plain add stores (an upsert writes by event id), except that replace-unless-no-text
@@ -175,8 +196,10 @@ impl Oracle {
             return;
         };
         let mut store = std::mem::take(self.store_mut(app_name, user_id));
-        let events = self.model_events(&store, events);
-        let session = store.session_mut(session_id.unwrap_or(UNKNOWN_SESSION_ID));
+        let mut events = self.model_events(&store, events);
+        let session_id = session_id.unwrap_or(UNKNOWN_SESSION_ID);
+        self.skip_held_elsewhere(&store, session_id, &mut events);
+        let session = store.session_mut(session_id);
         match delta {
             EventsDelta::AppendNewIds => append_new_ids(&mut session.events, events),
             EventsDelta::UpsertByEventId => upsert(&mut session.events, events),

@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::benchmark::{QuestionKind, RecallFloor};
 use crate::profile::dimension::Dimension as _;
 use crate::profile::{
-    BlankQuery, Capabilities, Duplicates, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms,
-    Readd, Retrieval, Strings, Timestamps, ToolData, VectorIndex, VectorSearch, Visibility,
-    WordRule, presets,
+    BlankQuery, Capabilities, Duplicates, EventIds, KeyScheme, Limit, MultiWord, Order, Profile,
+    QueryTerms, Readd, Retrieval, Strings, Timestamps, ToolData, VectorIndex, VectorSearch,
+    Visibility, WordRule, presets,
 };
 
 use super::KnownViolation;
@@ -165,6 +165,8 @@ struct RawFile {
     blank_query: Option<BlankQuery>,
     #[serde(skip_serializing_if = "Option::is_none")]
     duplicates: Option<Duplicates>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event_ids: Option<EventIds>,
     #[serde(skip_serializing_if = "Option::is_none")]
     visible_within_ms: Option<u64>,
     event_words: Option<WordRule>,
@@ -365,6 +367,7 @@ impl RawFile {
         set(&mut profile.strings, self.strings);
         set(&mut profile.blank_query, self.blank_query);
         set(&mut profile.duplicates, self.duplicates);
+        set(&mut profile.event_ids, self.event_ids);
         set(&mut profile.event_words, self.event_words);
         set(&mut profile.query_terms, self.query_terms);
         if let Some(value) = self.limit {
@@ -504,6 +507,7 @@ impl RawFile {
             strings: (p.strings != Strings::default()).then_some(p.strings),
             blank_query: (p.blank_query != BlankQuery::default()).then_some(p.blank_query),
             duplicates: (p.duplicates != Duplicates::default()).then_some(p.duplicates),
+            event_ids: (p.event_ids != EventIds::default()).then_some(p.event_ids),
             visible_within_ms: match p.visibility {
                 Visibility::Immediate => None,
                 Visibility::Within { millis } => Some(millis),
@@ -622,6 +626,7 @@ mod tests {
         profile.strings = Strings::WithoutNul;
         profile.blank_query = BlankQuery::Nearest;
         profile.duplicates = Duplicates::Merged;
+        profile.event_ids = EventIds::PerKey;
         profile.capabilities.events_delta = Some(crate::profile::EventsDelta::AppendNewIds);
         profile.capabilities.explicit_memories = true;
         profile.capabilities.entry_ids = true;

@@ -11,8 +11,8 @@
 //! catalogue fails the clause map's test.
 
 use super::{
-    BlankQuery, Capabilities, CustomWords, Duplicates, EventsDelta, KeyScheme, Limit, MultiWord,
-    Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings,
+    BlankQuery, Capabilities, CustomWords, Duplicates, EventIds, EventsDelta, KeyScheme, Limit,
+    MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings,
     Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
 };
 
@@ -289,6 +289,7 @@ pub(crate) fn table() -> Vec<Row> {
         Row::of::<Strings>(),
         Row::of::<BlankQuery>(),
         Row::of::<Duplicates>(),
+        Row::of::<EventIds>(),
         Row::of::<Visibility>(),
         Row::capability(durable),
         Row::capability(shared),
@@ -941,6 +942,32 @@ dimension! {
         inputs: ["random operations", "re-adds", "event deltas"],
         departs: "R6.no-dedup",
         text: "once: entries equal in author, text and timestamp are merged",
+    }
+}
+
+dimension! {
+    EventIds {
+        key: "event_ids",
+        label: "event ids",
+        // `infer` does not decide it: a backend is inferred as keeping event ids per session.
+        decided_by: &[],
+        field: event_ids,
+        values: [EventIds::PerSession, EventIds::PerKey],
+    }
+    EventIds::PerSession => {
+        value: "per session",
+        says: "the contract: two sessions of a key may hold events with the same id, each stored",
+        rules: ["replace.other_sessions_untouched", "replace.readd_as_declared", "result.limit", "result.order", "concurrency.adds_land", "model.random_ops"],
+        inputs: ["near-miss session ids", "re-adds by event id", "many matches", "concurrent adds", "random operations"],
+        text: "unique in their session",
+    }
+    EventIds::PerKey => {
+        value: "per key",
+        says: "an event whose id another session of the key already stores is not stored; the oracle's rules (model.random_ops, replace.readd_as_declared, result.order) expect that, and the rules that need several sessions stored give each its own event ids",
+        rules: ["model.random_ops", "replace.readd_as_declared", "result.order", "replace.other_sessions_untouched", "result.limit", "concurrency.adds_land", "durability.reopen"],
+        inputs: ["random operations", "re-adds by event id", "near-miss session ids", "many matches", "concurrent adds", "reopen"],
+        departs: "R6.no-dedup",
+        text: "unique in their key: an id another session holds is not stored again",
     }
 }
 

@@ -63,6 +63,8 @@ pub struct Profile {
     pub blank_query: BlankQuery,
     /// Whether a search returns equal entries each time they are stored, or once.
     pub duplicates: Duplicates,
+    /// Whether an event id is unique in its session or in its key.
+    pub event_ids: EventIds,
     /// Capabilities beyond the two calls.
     pub capabilities: Capabilities,
 }
@@ -564,6 +566,21 @@ pub enum Duplicates {
     /// space) and timestamp, a search returns the first only, as a service that merges them
     /// on purpose does. A departure from `R6.no-dedup` the profile states.
     Merged,
+}
+
+/// Where an event id is unique: in its session, or in its key (app name and user id).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum EventIds {
+    /// In its session: two sessions of a key may hold events with the same id, each stored
+    /// (the contract, clause `R6.no-dedup`).
+    #[default]
+    PerSession,
+    /// In its key: an event whose id another session of the key already holds is not stored
+    /// (a whole add or a delta), as a service that knows events by app name, user id and event
+    /// id does. A departure from `R6.no-dedup` the profile states.
+    PerKey,
 }
 
 /// How soon a write (an add, a delta, a memory, a delete) is visible to searches.

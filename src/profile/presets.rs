@@ -2,9 +2,9 @@
 //! says.
 
 use super::{
-    BlankQuery, Capabilities, Duplicates, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile,
-    QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings, Timestamps, ToolData,
-    Visibility, WordRule,
+    BlankQuery, Capabilities, Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord,
+    Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings,
+    Timestamps, ToolData, Visibility, WordRule,
 };
 
 /// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`,
@@ -53,6 +53,7 @@ impl Profile {
             strings: Strings::Any,
             blank_query: BlankQuery::Nothing,
             duplicates: Duplicates::Kept,
+            event_ids: EventIds::PerSession,
             visibility: Visibility::Immediate,
             capabilities: Capabilities {
                 events_delta: Some(EventsDelta::AppendNewIds),

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 
 use super::{Requirement, always, exactly, per_search};
 use crate::MemoryKey;
-use crate::conformance::generate::{WORDS, content, key, session_of};
+use crate::conformance::generate::{WORDS, content, key, session_of, stored_apart};
 use crate::conformance::scenario::{Scenario, Step, search};
 use crate::profile::Profile;
 use crate::profile::Readd;
@@ -36,7 +36,11 @@ rule! {
                         )
                     };
                     let adds: Vec<_> = (0..sessions)
-                        .map(|s| session_of(&keys[s % keys.len()], &format!("s-{s}"), &[word(s)]))
+                        .map(|s| {
+                            let session =
+                                session_of(&keys[s % keys.len()], &format!("s-{s}"), &[word(s)]);
+                            stored_apart(&profile, session)
+                        })
                         .collect();
                     let mut steps = vec![Step::ConcurrentAdds(adds)];
                     for s in 0..sessions {

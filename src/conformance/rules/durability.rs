@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 
 use super::Requirement;
-use crate::conformance::generate::{content, distinct_words, key, session_of};
+use crate::conformance::generate::{content, distinct_words, key, session_of, stored_apart};
 use crate::conformance::scenario::{Expect, Scenario, Step, search};
 use crate::profile::{Profile, Readd};
 
@@ -40,11 +40,14 @@ rule! {
                             vec![Expect::Includes(vec![content(found)])]
                         }
                     };
+                    let add = |id, text: &str| {
+                        Step::Add(stored_apart(&profile, session_of(&key, id, &[text.to_owned()])))
+                    };
                     Scenario {
                         steps: vec![
-                            Step::Add(session_of(&key, "s-1", &[words[0].to_owned()])),
-                            Step::Add(session_of(&key, "s-2", &[words[1].to_owned()])),
-                            Step::Add(session_of(&key, "s-2", std::slice::from_ref(&again))),
+                            add("s-1", words[0]),
+                            add("s-2", words[1]),
+                            add("s-2", &again),
                             Step::Reopen,
                             search(&key, words[0], expect(words[0])),
                             search(&key, words[1], expect(&kept)),

@@ -6,7 +6,7 @@ use proptest::sample::select;
 use super::{Requirement, always, computable, exactly, none_of, per_search};
 use crate::conformance::generate::{
     ABSENT, SESSION_IDS, WORDS, content, distinct_words, event_at, key, key_and_near_miss,
-    session_id_and_near_miss, session_of, text_event, textless_event,
+    session_id_and_near_miss, session_of, stored_apart, text_event, textless_event,
 };
 use crate::conformance::scenario::{Expect, Scenario, Step, search};
 use crate::{MemoryKey, Session};
@@ -127,11 +127,12 @@ rule! {
             )
                 .prop_map(move |((key, other_key), words, sessions, empty_readd, (id, near_id))| {
                     let ids = [id, "s-2", "s-3", "s-4"];
+                    let apart = |session| Step::Add(stored_apart(&profile, session));
                     let mut steps: Vec<Step> = (0..sessions)
-                        .map(|s| Step::Add(session_of(&key, ids[s], &[words[s].to_owned()])))
+                        .map(|s| apart(session_of(&key, ids[s], &[words[s].to_owned()])))
                         .collect();
                     let near = words[5];
-                    steps.push(Step::Add(session_of(&key, near_id, &[near.to_owned()])));
+                    steps.push(apart(session_of(&key, near_id, &[near.to_owned()])));
                     let twin = MemoryKey::clone(&other_key);
                     steps.push(Step::Add(session_of(&twin, ids[0], &[words[4].to_owned()])));
                     let readd = if empty_readd {

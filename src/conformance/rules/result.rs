@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::{Requirement, always, per_search};
 use crate::conformance::generate::{
-    AUTHORS, WORDS, base_time, content, distinct_words, key, session_of,
+    AUTHORS, WORDS, base_time, content, distinct_words, key, session_of, stored_apart,
 };
 use crate::conformance::scenario::{Expect, Scenario, Step, search, search_limited};
 use crate::profile::Profile;
@@ -87,6 +87,7 @@ rule! {
         applies: always,
         scenarios: |profile| {
             let limit = profile.limit;
+            let profile = profile.clone();
             // Now and then far more matches than any plausible hidden cap.
             let matches = match limit {
                 Limit::AtMost(n) => (1..=n + 12).boxed(),
@@ -100,7 +101,8 @@ rule! {
                             .filter(|m| m % sessions == s)
                             .map(|m| format!("{word} {m}"))
                             .collect();
-                        steps.push(Step::Add(session_of(&key, &format!("s-{s}"), &texts)));
+                        let session = session_of(&key, &format!("s-{s}"), &texts);
+                        steps.push(Step::Add(stored_apart(&profile, session)));
                     }
                     let count = match limit {
                         Limit::AtMost(n) => matches.min(n),

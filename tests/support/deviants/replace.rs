@@ -218,3 +218,34 @@ impl Deviation for KeepFirstIngest {
         store.add(&merged).await
     }
 }
+
+/// Knows an event by its key and id, not its session: an event whose id another session of
+/// the key stores is not stored (adk-inspeximus 0.1.0 does this). Claims `event_ids =
+/// "per-key"`, a departure from R6.no-dedup its profile states, and keeps it.
+#[derive(Debug)]
+pub struct PerKeyEventIds;
+
+#[async_trait]
+impl Deviation for PerKeyEventIds {
+    fn profile(&self) -> Profile {
+        let mut profile = two_calls(Profile::reference().named("per-key event ids"));
+        profile.event_ids = memory_conformance::profile::EventIds::PerKey;
+        profile
+    }
+
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let held: Vec<String> = store
+            .sessions_of(&session.app_name, &session.user_id)
+            .iter()
+            .filter(|s| s.id != session.id)
+            .flat_map(|s| &s.events)
+            // Only what is stored counts: an event with no part is not.
+            .filter(|e| e.content.as_ref().is_some_and(|c| !c.parts.is_empty()))
+            .map(|e| e.id.clone())
+            .collect();
+        let mut kept = session.clone();
+        kept.events.retain(|e| !held.contains(&e.id));
+        store.keep_latest(&kept);
+        store.add(&kept).await
+    }
+}
