@@ -9,7 +9,8 @@ use crate::embed::{Embedder, cosine};
 use crate::profile::Profile;
 use crate::profile::words::{IndexedEvent, Term, indexed_text, query_terms};
 use crate::profile::{
-    Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd, VectorIndex,
+    BlankEvents, Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd,
+    VectorIndex,
 };
 use crate::{Content, Event, MemoryEntry, Session};
 
@@ -57,6 +58,9 @@ struct ModelEvent {
     /// Where the profile merges duplicates: what entries equal to this one share (its author,
     /// its text parts joined with a space, its time to the microsecond).
     look: Option<(String, String, String)>,
+    /// Under vector search where the profile ranks blank events last: whether this one's text
+    /// is not empty but holds no word.
+    blank: bool,
 }
 
 impl Oracle {
@@ -83,6 +87,10 @@ impl Oracle {
     /// A model event of `content`, indexed and (under vector search) embedded: a text
     /// without a word (a letter or number) is not embedded, whatever the embedder.
     fn model_event(&self, id: String, content: Content, author: &str, at: &str) -> ModelEvent {
+        let blank = self.embedder.is_some()
+            && self.profile.blank_events == BlankEvents::RankedLast
+            && content.texts().any(|t| !t.is_empty())
+            && !crate::embed::has_word(&indexed_text(&self.profile, &content));
         let vector = self.embedder.as_ref().and_then(|embedder| {
             let text = indexed_text(&self.profile, &content);
             if !crate::embed::has_word(&text) {
@@ -101,6 +109,7 @@ impl Oracle {
             content,
             vector,
             look,
+            blank,
         }
     }
 
@@ -425,12 +434,14 @@ fn append_new_ids_of(stored: &mut Vec<ModelEvent>, events: impl Iterator<Item = 
     }
 }
 
-/// Whether `event` has a text part holding a character other than whitespace.
+/// Whether `event` has a text part holding a character other than whitespace, or is a blank
+/// event the profile ranks (whose text counts as any other).
 fn carries_text(event: &ModelEvent) -> bool {
-    event
-        .content
-        .texts()
-        .any(|text| text.chars().any(|c| !c.is_whitespace()))
+    event.blank
+        || event
+            .content
+            .texts()
+            .any(|text| text.chars().any(|c| !c.is_whitespace()))
 }
 
 fn upsert(stored: &mut Vec<ModelEvent>, events: Vec<ModelEvent>) {
@@ -448,8 +459,12 @@ fn array_index(id: &str) -> Option<u64> {
     (n < u64::from(u32::MAX) && n.to_string() == id).then_some(n)
 }
 
+/// The similarity a blank event ranked last is given: below any cosine similarity.
+const BLANK_SIMILARITY: f64 = -2.0;
+
 /// The stored events of `sessions` that have a vector, nearest to `query` first (ties in
-/// insertion order), as a vector search with `index` returns them.
+/// insertion order), then the blank events the profile ranks, as a vector search with `index`
+/// returns them.
 fn nearest(
     embedder: &dyn Embedder,
     index: VectorIndex,
@@ -468,6 +483,16 @@ fn nearest(
         }
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // Blank events the profile ranks come after every event with a word, as ties.
+    if crate::embed::has_word(query) {
+        scored.extend(
+            sessions
+                .iter()
+                .flat_map(|s| &s.events)
+                .filter(|event| event.blank)
+                .map(|event| (BLANK_SIMILARITY, event)),
+        );
+    }
     // Merged duplicates: the nearest of the entries that look alike stays.
     let mut seen = HashSet::new();
     scored.retain(|(_, event)| event.look.as_ref().is_none_or(|look| seen.insert(look)));
@@ -951,5 +976,44 @@ mod tests {
             Some(Arc::new(crate::embed::HashedEmbedder::new(256))),
         );
         assert!(lexical.search("a", "u", "coffee").ranking.is_none());
+    }
+
+    #[test]
+    fn blank_events_ranked_last_come_after_every_event_with_a_word_and_are_kept_as_text() {
+        use crate::profile::{BlankEvents, Retrieval, VectorSearch};
+        let mut profile = reference();
+        profile.retrieval = Retrieval::Vector(VectorSearch::exact("hashed-256"));
+        profile.blank_events = BlankEvents::RankedLast;
+        profile.readd = Readd::UpsertByEventId;
+        let mut oracle = Oracle::new(&profile);
+        oracle.add(&session(
+            "a",
+            "u",
+            "s-1",
+            &[" \t ", "tea", "?!", "", "coffee"],
+        ));
+        // A re-add by event id writes blank text as text (never-returned would skip it).
+        oracle.add(&session("a", "u", "s-1", &["  "]));
+        let expected = oracle.search("a", "u", "coffee");
+        let texts: Vec<String> = expected
+            .contents
+            .iter()
+            .map(|c| c.texts().collect::<Vec<_>>().join("+"))
+            .collect();
+        // The blank events last, as ties, in the order stored; the empty text is no text.
+        assert_eq!(texts, ["coffee", "tea", " \t ", "?!", "  "]);
+        let scores = expected.ranking.expect("ranked").scores;
+        assert_eq!(scores[2..], [BLANK_SIMILARITY; 3]);
+        // A query without a word still finds nothing.
+        assert!(oracle.search("a", "u", "?!").contents.is_empty());
+        profile.blank_events = BlankEvents::NeverReturned;
+        let mut never = Oracle::new(&profile);
+        never.add(&session(
+            "a",
+            "u",
+            "s-1",
+            &[" \t ", "tea", "?!", "", "coffee"],
+        ));
+        assert_eq!(never.search("a", "u", "coffee").contents.len(), 2);
     }
 }

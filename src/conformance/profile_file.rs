@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::benchmark::{QuestionKind, RecallFloor};
 use crate::profile::dimension::Dimension as _;
 use crate::profile::{
-    BlankQuery, Capabilities, Duplicates, EventIds, KeyScheme, Limit, MultiWord, Order, Profile,
-    QueryTerms, Readd, Retrieval, Strings, Timestamps, ToolData, VectorIndex, VectorSearch,
-    Visibility, WordRule, presets,
+    BlankEvents, BlankQuery, Capabilities, Duplicates, EventIds, KeyScheme, Limit, MultiWord,
+    Order, Profile, QueryTerms, Readd, Retrieval, Strings, Timestamps, ToolData, VectorIndex,
+    VectorSearch, Visibility, WordRule, presets,
 };
 
 use super::KnownViolation;
@@ -167,6 +167,8 @@ struct RawFile {
     duplicates: Option<Duplicates>,
     #[serde(skip_serializing_if = "Option::is_none")]
     event_ids: Option<EventIds>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blank_events: Option<BlankEvents>,
     #[serde(skip_serializing_if = "Option::is_none")]
     visible_within_ms: Option<u64>,
     event_words: Option<WordRule>,
@@ -368,6 +370,7 @@ impl RawFile {
         set(&mut profile.blank_query, self.blank_query);
         set(&mut profile.duplicates, self.duplicates);
         set(&mut profile.event_ids, self.event_ids);
+        set(&mut profile.blank_events, self.blank_events);
         set(&mut profile.event_words, self.event_words);
         set(&mut profile.query_terms, self.query_terms);
         if let Some(value) = self.limit {
@@ -508,6 +511,7 @@ impl RawFile {
             blank_query: (p.blank_query != BlankQuery::default()).then_some(p.blank_query),
             duplicates: (p.duplicates != Duplicates::default()).then_some(p.duplicates),
             event_ids: (p.event_ids != EventIds::default()).then_some(p.event_ids),
+            blank_events: (p.blank_events != BlankEvents::default()).then_some(p.blank_events),
             visible_within_ms: match p.visibility {
                 Visibility::Immediate => None,
                 Visibility::Within { millis } => Some(millis),
@@ -627,6 +631,7 @@ mod tests {
         profile.blank_query = BlankQuery::Nearest;
         profile.duplicates = Duplicates::Merged;
         profile.event_ids = EventIds::PerKey;
+        profile.blank_events = BlankEvents::RankedLast;
         profile.capabilities.events_delta = Some(crate::profile::EventsDelta::AppendNewIds);
         profile.capabilities.explicit_memories = true;
         profile.capabilities.entry_ids = true;

@@ -11,9 +11,9 @@
 //! catalogue fails the clause map's test.
 
 use super::{
-    BlankQuery, Capabilities, CustomWords, Duplicates, EventIds, EventsDelta, KeyScheme, Limit,
-    MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings,
-    Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
+    BlankEvents, BlankQuery, Capabilities, CustomWords, Duplicates, EventIds, EventsDelta,
+    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval,
+    Separators, Strings, Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule,
 };
 
 /// One value of a dimension, as the kit documents and checks it.
@@ -290,6 +290,7 @@ pub(crate) fn table() -> Vec<Row> {
         Row::of::<BlankQuery>(),
         Row::of::<Duplicates>(),
         Row::of::<EventIds>(),
+        Row::of::<BlankEvents>(),
         Row::of::<Visibility>(),
         Row::capability(durable),
         Row::capability(shared),
@@ -968,6 +969,31 @@ dimension! {
         inputs: ["random operations", "re-adds by event id", "near-miss session ids", "many matches", "concurrent adds", "reopen"],
         departs: "R6.no-dedup",
         text: "unique in their key: an id another session holds is not stored again",
+    }
+}
+
+dimension! {
+    BlankEvents {
+        key: "blank_events",
+        label: "blank events",
+        // `infer` does not decide it: a backend is inferred as never returning them.
+        decided_by: &[],
+        field: blank_events,
+        values: [BlankEvents::NeverReturned, BlankEvents::RankedLast],
+    }
+    BlankEvents::NeverReturned => {
+        value: "never returned",
+        says: "under vector search, an event whose text holds no word (whitespace or punctuation only) is stored but never returned",
+        rules: ["vector.nearest_first", "replace.readd_as_declared", "model.random_ops"],
+        inputs: ["vector texts", "re-adds by event id", "random operations"],
+        text: "never returned",
+    }
+    BlankEvents::RankedLast => {
+        value: "ranked last",
+        says: "under vector search, an event whose text is not empty but holds no word is stored as any text and is a candidate of every search of its key, ranked after every event with a word; the re-add rules keep it as text",
+        rules: ["vector.nearest_first", "replace.readd_as_declared", "model.random_ops"],
+        inputs: ["vector texts", "re-adds by event id", "random operations"],
+        text: "returned, after every event with a word",
     }
 }
 

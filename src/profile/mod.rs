@@ -65,6 +65,8 @@ pub struct Profile {
     pub duplicates: Duplicates,
     /// Whether an event id is unique in its session or in its key.
     pub event_ids: EventIds,
+    /// Under vector search, what becomes of an event whose text holds no word.
+    pub blank_events: BlankEvents,
     /// Capabilities beyond the two calls.
     pub capabilities: Capabilities,
 }
@@ -566,6 +568,21 @@ pub enum Duplicates {
     /// space) and timestamp, a search returns the first only, as a service that merges them
     /// on purpose does. A departure from `R6.no-dedup` the profile states.
     Merged,
+}
+
+/// Under vector search, what becomes of an event whose text is not empty but holds no word
+/// (whitespace or punctuation only), which embeds to nothing the kit can rank.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum BlankEvents {
+    /// It is stored but never returned (`docs/vector-search.md`).
+    #[default]
+    NeverReturned,
+    /// It is stored as any text (a re-add or a delta that keeps events with text keeps it),
+    /// and is a candidate of every search of its key, ranked after every event with a word,
+    /// as a store that embeds whatever text it is given does.
+    RankedLast,
 }
 
 /// Where an event id is unique: in its session, or in its key (app name and user id).

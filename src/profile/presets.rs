@@ -2,8 +2,8 @@
 //! says.
 
 use super::{
-    BlankQuery, Capabilities, Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord,
-    Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings,
+    BlankEvents, BlankQuery, Capabilities, Duplicates, EventIds, EventsDelta, KeyScheme, Limit,
+    MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings,
     Timestamps, ToolData, Visibility, WordRule,
 };
 
@@ -54,6 +54,7 @@ impl Profile {
             blank_query: BlankQuery::Nothing,
             duplicates: Duplicates::Kept,
             event_ids: EventIds::PerSession,
+            blank_events: BlankEvents::NeverReturned,
             visibility: Visibility::Immediate,
             capabilities: Capabilities {
                 events_delta: Some(EventsDelta::AppendNewIds),
