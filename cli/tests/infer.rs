@@ -68,6 +68,17 @@ fn a_bundled_backend_is_inferred_as_it_declares() {
     );
 }
 
+/// The bundled vector store (memory-vector over hashed-256) is inferred as the vector profile
+/// its gate declares, every dimension.
+#[test]
+fn the_bundled_vector_store_is_inferred_as_it_declares() {
+    let profile = inferred(&infer(&["--backend", "vector-hashed", "--cases", "16"]));
+    assert_eq!(
+        dimensions(&profile),
+        dimensions(memory_vector::gate().subject().profile())
+    );
+}
+
 #[test]
 fn a_bridge_that_cannot_start_exits_2_naming_the_command() {
     let output = infer(&["--", "/nonexistent/bridge"]);
