@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The load check: the self-tests that involve time (delayed visibility, timeouts, budgets, the bridge
-# child's lifecycle, concurrency rules) and the whole gates of the reference and of
-# sqlite-fts5 run once more with every core kept busy, and must pass. A backend inside its
+# The load check: the self-tests that involve time (delayed visibility, timeouts, budgets,
+# the bridge child's lifecycle, concurrency rules) and the whole gates of the reference and
+# of sqlite-fts5 run once more with every core kept busy, and must pass. A backend inside its
 # declared bounds never fails for being on a busy machine.
 #
 # The CPU hog is bounded: twice as many busy loops as cores, each ended by `timeout` after
