@@ -64,6 +64,30 @@ fn failures(gate: Gate) -> Vec<(&'static str, String)> {
 
 /// Fails with every failure report in `failed`, if there is one.
 #[track_caller]
+/// `deviation`'s profile states a departure from `clause`, and the deviant passes every rule
+/// under it.
+fn assert_passes_departing_from(deviation: &'static dyn Deviation, clause: &str) {
+    let stated = memory_conformance::conformance::departures(&deviation.profile());
+    assert!(stated.iter().any(|(c, _)| *c == clause), "{stated:?}");
+    assert_no_failure(&failures(gate(deviation)));
+}
+
+/// `gate` fails exactly the rules `ids`, in catalogue order.
+fn assert_fails_exactly(gate: Gate, ids: &[&str]) {
+    let failed = failures(gate);
+    let failing: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
+    assert_eq!(failing, ids, "{failed:#?}");
+}
+
+/// The gate of the reference, claiming `profile`.
+fn reference_claiming(profile: Profile) -> Gate {
+    Gate::new(Subject::new("reference", profile, || async {
+        InMemoryMemoryService::new()
+    }))
+    .seed(SEED)
+    .cases(64)
+}
+
 fn assert_no_failure(failed: &[(&'static str, String)]) {
     let reports: Vec<&str> = failed.iter().map(|(_, report)| report.as_str()).collect();
     assert!(reports.is_empty(), "{}", reports.join("\n\n"));
@@ -800,26 +824,17 @@ fn under_semantic_retrieval_the_model_rule_checks_that_only_stored_entries_come_
 fn a_keep_first_store_passes_as_declared_and_a_replacing_one_claiming_it_fails() {
     use memory_conformance::profile::Readd;
 
-    let failed = failures(gate(&replace::KeepFirstIngest));
-    assert_no_failure(&failed);
+    assert_no_failure(&failures(gate(&replace::KeepFirstIngest)));
     let mut profile = Profile::reference();
     profile.readd = Readd::KeepFirst;
-    let claiming = Gate::new(Subject::new("reference", profile, || async {
-        InMemoryMemoryService::new()
-    }))
-    .seed(SEED)
-    .cases(64);
-    let failed = failures(claiming);
-    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
-    assert_eq!(
-        ids,
-        [
+    assert_fails_exactly(
+        reference_claiming(profile),
+        &[
             "replace.readd_as_declared",
             "result.order",
             "model.random_ops",
             "delta.as_declared",
         ],
-        "{failed:#?}"
     );
 }
 
@@ -857,38 +872,22 @@ fn a_blank_query_answered_with_stored_entries_passes_only_where_the_profile_says
 /// keeps every entry, fails the same rules when it claims `merged`.
 #[test]
 fn a_store_that_merges_lookalikes_passes_only_where_the_profile_says_merged() {
-    use memory_conformance::conformance::departures;
     use memory_conformance::profile::Duplicates;
 
-    let merging = result::MergeLookalikes;
-    assert!(
-        departures(&merging.profile())
-            .iter()
-            .any(|(clause, _)| *clause == "R6.no-dedup"),
-        "{:?}",
-        departures(&merging.profile())
-    );
-    assert_no_failure(&failures(gate(&result::MergeLookalikes)));
+    assert_passes_departing_from(&result::MergeLookalikes, "R6.no-dedup");
 
-    let mut kept = merging.profile();
+    let mut kept = result::MergeLookalikes.profile();
     kept.duplicates = Duplicates::Kept;
-    let failed = failures(gate_claiming(&result::MergeLookalikes, kept));
-    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
-    assert_eq!(ids, ["result.order", "model.random_ops"], "{failed:#?}");
+    assert_fails_exactly(
+        gate_claiming(&result::MergeLookalikes, kept),
+        &["result.order", "model.random_ops"],
+    );
 
-    let mut profile = Profile::reference();
-    profile.duplicates = Duplicates::Merged;
-    let claiming = Gate::new(Subject::new("reference", profile, || async {
-        InMemoryMemoryService::new()
-    }))
-    .seed(SEED)
-    .cases(64);
-    let failed = failures(claiming);
-    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
-    assert_eq!(
-        ids,
-        ["result.order", "model.random_ops", "delta.as_declared"],
-        "{failed:#?}"
+    let mut merged = Profile::reference();
+    merged.duplicates = Duplicates::Merged;
+    assert_fails_exactly(
+        reference_claiming(merged),
+        &["result.order", "model.random_ops", "delta.as_declared"],
     );
 }
 
@@ -897,26 +896,15 @@ fn a_store_that_merges_lookalikes_passes_only_where_the_profile_says_merged() {
 /// `per-session`, it fails the rules that store one event id in two sessions.
 #[test]
 fn a_store_with_event_ids_per_key_passes_only_where_the_profile_says_so() {
-    use memory_conformance::conformance::departures;
     use memory_conformance::profile::EventIds;
 
-    let per_key = replace::PerKeyEventIds;
-    assert!(
-        departures(&per_key.profile())
-            .iter()
-            .any(|(clause, _)| *clause == "R6.no-dedup"),
-        "{:?}",
-        departures(&per_key.profile())
-    );
-    assert_no_failure(&failures(gate(&replace::PerKeyEventIds)));
+    assert_passes_departing_from(&replace::PerKeyEventIds, "R6.no-dedup");
 
-    let mut per_session = per_key.profile();
+    let mut per_session = replace::PerKeyEventIds.profile();
     per_session.event_ids = EventIds::PerSession;
-    let failed = failures(gate_claiming(&replace::PerKeyEventIds, per_session));
-    let ids: Vec<&str> = failed.iter().map(|(id, _)| *id).collect();
-    assert_eq!(
-        ids,
-        [
+    assert_fails_exactly(
+        gate_claiming(&replace::PerKeyEventIds, per_session),
+        &[
             "replace.other_sessions_untouched",
             "replace.readd_as_declared",
             "result.limit",
@@ -924,6 +912,5 @@ fn a_store_with_event_ids_per_key_passes_only_where_the_profile_says_so() {
             "concurrency.adds_land",
             "model.random_ops",
         ],
-        "{failed:#?}"
     );
 }

@@ -940,6 +940,15 @@ mod tests {
         );
     }
 
+    /// Each expected entry's text parts, joined with `+`.
+    fn texts(expected: &Expected) -> Vec<String> {
+        expected
+            .contents
+            .iter()
+            .map(|c| c.texts().collect::<Vec<_>>().join("+"))
+            .collect()
+    }
+
     #[test]
     fn vector_search_ranks_every_event_with_a_word_nearest_first() {
         use crate::profile::{Retrieval, VectorIndex, VectorSearch};
@@ -953,12 +962,7 @@ mod tests {
             &["tea", "?!", "coffee tea milk", "coffee"],
         ));
         let expected = oracle.search("a", "u", "coffee");
-        let texts: Vec<String> = expected
-            .contents
-            .iter()
-            .map(|c| c.texts().collect::<Vec<_>>().join("+"))
-            .collect();
-        assert_eq!(texts, ["coffee", "coffee tea milk", "tea"]);
+        assert_eq!(texts(&expected), ["coffee", "coffee tea milk", "tea"]);
         assert!(expected.ordered);
         let ranking = expected.ranking.expect("a vector search is ranked");
         assert_eq!(ranking.index, VectorIndex::Exact);
@@ -985,35 +989,21 @@ mod tests {
         profile.retrieval = Retrieval::Vector(VectorSearch::exact("hashed-256"));
         profile.blank_events = BlankEvents::RankedLast;
         profile.readd = Readd::UpsertByEventId;
+        let stored = session("a", "u", "s-1", &[" \t ", "tea", "?!", "", "coffee"]);
         let mut oracle = Oracle::new(&profile);
-        oracle.add(&session(
-            "a",
-            "u",
-            "s-1",
-            &[" \t ", "tea", "?!", "", "coffee"],
-        ));
+        oracle.add(&stored);
         // A re-add by event id writes blank text as text (never-returned would skip it).
         oracle.add(&session("a", "u", "s-1", &["  "]));
         let expected = oracle.search("a", "u", "coffee");
-        let texts: Vec<String> = expected
-            .contents
-            .iter()
-            .map(|c| c.texts().collect::<Vec<_>>().join("+"))
-            .collect();
         // The blank events last, as ties, in the order stored; the empty text is no text.
-        assert_eq!(texts, ["coffee", "tea", " \t ", "?!", "  "]);
+        assert_eq!(texts(&expected), ["coffee", "tea", " \t ", "?!", "  "]);
         let scores = expected.ranking.expect("ranked").scores;
         assert_eq!(scores[2..], [BLANK_SIMILARITY; 3]);
         // A query without a word still finds nothing.
         assert!(oracle.search("a", "u", "?!").contents.is_empty());
         profile.blank_events = BlankEvents::NeverReturned;
         let mut never = Oracle::new(&profile);
-        never.add(&session(
-            "a",
-            "u",
-            "s-1",
-            &[" \t ", "tea", "?!", "", "coffee"],
-        ));
+        never.add(&stored);
         assert_eq!(never.search("a", "u", "coffee").contents.len(), 2);
     }
 }
