@@ -229,9 +229,10 @@ impl Gate {
         self
     }
 
-    /// Bounds the run's time, from now: the rules share `budget` as they start, each with an
-    /// even share of what is left, and a rule stops before a case it would not finish within
-    /// its share (judging by its longest case so far). Every rule runs at least one case, so a
+    /// Bounds the run's time, from now: the rules that apply to the profile share `budget` as
+    /// they start, each with an even share of what is left (a run of only some of them stays
+    /// well inside it), and a rule stops before a case it would not finish within its share
+    /// (judging by its longest case so far). Every rule runs at least one case, so a
     /// budget too small for that is overrun, and [`spent`](Gate::spent) says by how much.
     /// Failing cases are still shrunk. Without a budget, every rule runs all its cases.
     #[must_use]
