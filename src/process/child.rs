@@ -164,8 +164,11 @@ impl Connection {
                 })
             }
             Ok(Err(Failure::Refused(refusal))) => {
-                // The child's message can quote what it stores: redacted to its shape, as its
-                // stderr is, unless the user asked to see it.
+                // The child's message can quote what it stores: redacted to its shape in the
+                // error's message, which failure reports print, as its stderr is, unless the
+                // user asked to see it. The error's source keeps it verbatim for the program:
+                // `MemoryError::backend_reason` gives it to the recall probe and the recall
+                // benchmark, which feed the backend only the kit's own corpora.
                 let (message, redacted) = super::tail::stray_line(&refusal.message);
                 let note = if redacted {
                     format!(
@@ -176,10 +179,9 @@ impl Connection {
                     String::new()
                 };
                 let what = format!("failed request {id} ({}): {message}{note}", op.name());
-                // The child's own message is the cause: what `MemoryError::backend_reason` gives.
                 Err(MemoryError::backend_with_source(
                     self.describe(what),
-                    message,
+                    refusal.message,
                 ))
             }
             Ok(Err(Failure::Broken(reason))) => Err(self.error(reason)),
