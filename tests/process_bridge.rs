@@ -316,7 +316,7 @@ async fn a_refusal_carries_the_childs_message_redacted_and_stderr_and_the_child_
         &error,
         &[
             "failed request 3 (add): <letters:6> <letters:7> <letters:5> <letters:1>-<digits:1>: \
-             <letters:3> <letters:9> (the message redacted to its shape: set \
+             <letters:3> <letters:9> (redacted to its shape: set \
              MEMORY_CONFORMANCE_SHOW_STDERR=1 to see it verbatim)",
             "  | Traceback (most recent call last):\n  | ValueError: <letters:9> '<letters:9>' \
              <letters:2> <letters:3> <letters:3> <digits:4>",

@@ -169,15 +169,7 @@ impl Connection {
                 // user asked to see it. The error's source keeps it verbatim for the program:
                 // `MemoryError::backend_reason` gives it to the recall probe and the recall
                 // benchmark, which feed the backend only the kit's own corpora.
-                let (message, redacted) = super::tail::stray_line(&refusal.message);
-                let note = if redacted {
-                    format!(
-                        " (the message redacted to its shape: set {}=1 to see it verbatim)",
-                        super::SHOW_STDERR
-                    )
-                } else {
-                    String::new()
-                };
+                let (message, note) = super::tail::shown(&refusal.message);
                 let what = format!("failed request {id} ({}): {message}{note}", op.name());
                 Err(MemoryError::backend_with_source(
                     self.describe(what),
@@ -375,15 +367,7 @@ async fn read_responses(core: Arc<Core>, stdout: ChildStdout) {
                 match protocol::decode(text) {
                     Ok(reply) => core.deliver(reply),
                     Err(why) => {
-                        let (shown, redacted) = super::tail::stray_line(text);
-                        let note = if redacted {
-                            format!(
-                                " (redacted to its shape: set {}=1 to see it verbatim)",
-                                super::SHOW_STDERR
-                            )
-                        } else {
-                            String::new()
-                        };
+                        let (shown, note) = super::tail::shown(text);
                         core.break_with(format!(
                             "printed a line that is not a protocol response ({why}): {}{note}",
                             quote_line(&shown)

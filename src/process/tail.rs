@@ -36,14 +36,17 @@ fn verbatim() -> bool {
         || std::env::var_os(SHOW_STDERR).is_some_and(|value| value == "1")
 }
 
-/// A line a child printed where a protocol response belonged, as an error message shows it:
-/// verbatim where [`verbatim`] says so, else redacted to its shape; the second value says
-/// whether it was redacted.
-pub(crate) fn stray_line(line: &str) -> (String, bool) {
+/// Text a child wrote (a line where a protocol response belonged, the message of a refused
+/// request) as an error message shows it: verbatim where [`verbatim`] says so, else redacted
+/// to its shape; the second value is the note that follows it (empty when verbatim).
+pub(crate) fn shown(text: &str) -> (String, String) {
     if verbatim() {
-        (line.to_owned(), false)
+        (text.to_owned(), String::new())
     } else {
-        (stderr_shape::redact(line), true)
+        (
+            stderr_shape::redact(text),
+            format!(" (redacted to its shape: set {SHOW_STDERR}=1 to see it verbatim)"),
+        )
     }
 }
 
