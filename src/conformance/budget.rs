@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 /// The part of a budget the rules leave for a last case slower than those before it and for
 /// what follows them (closing the backend, the summary): they aim to end at 19/20 of it.
+#[cfg(feature = "harness")]
 const TAIL: u32 = 20;
 
 /// An average time to open a store from which the gate's summary warns that opening stores
@@ -19,6 +20,8 @@ const SLOW_OPEN: Duration = Duration::from_millis(100);
 /// The run's spending, shared by every clone of a gate (and its subject) and every thread
 /// its rules run on.
 #[derive(Debug, Default)]
+// Without the harness, nothing starts rules: the fields it reads are unread.
+#[cfg_attr(not(feature = "harness"), allow(dead_code))]
 pub(crate) struct Spending {
     budget: OnceLock<Duration>,
     /// How many rules run at once (the test runner's threads): the budget's rounds.

@@ -19,6 +19,8 @@ pub(crate) const DEFAULT_CASES: u32 = 256;
 pub const DEFAULT_OP_TIMEOUT: Duration = Duration::from_secs(20);
 
 #[derive(Clone, Debug)]
+// Without the harness, no rule runs: the fields only rules read are unread.
+#[cfg_attr(not(feature = "harness"), allow(dead_code))]
 pub(crate) struct RunOptions {
     pub(crate) op_timeout: Duration,
     pub(crate) rule_timeout: Option<Duration>,

@@ -3,9 +3,11 @@
 
 use std::fmt;
 use std::future::Future;
+#[cfg(feature = "harness")]
 use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::Arc;
+#[cfg(feature = "harness")]
 use std::time::Duration;
 
 use super::namespace::Namespace;

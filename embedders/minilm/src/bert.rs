@@ -8,7 +8,9 @@
 
 use serde_json::Value;
 
+use crate::crew::{Columns, Crew, share};
 use crate::gemm::Packed;
+use crate::math;
 use crate::safetensors::SafeTensors;
 
 /// The dimensions in `config.json`.
@@ -166,8 +168,9 @@ impl Bert {
 
     /// The sentence embedding of each sequence: the last hidden states averaged over its tokens,
     /// L2-normalised. Every id must be below the vocabulary size and every sequence at most
-    /// `positions` long and not empty (the caller's tokenizer guarantees it).
-    pub(crate) fn embed(&self, sequences: &[Vec<u32>]) -> Vec<Vec<f32>> {
+    /// `positions` long and not empty (the caller's tokenizer guarantees it). The linear layers
+    /// are shared out among the crew (see [`Packed::linear`]).
+    pub(crate) fn embed(&self, sequences: &[Vec<u32>], crew: &Crew<'_>) -> Vec<Vec<f32>> {
         let h = self.config.hidden;
         let total: usize = sequences.iter().map(Vec::len).sum();
         let mut x = vec![0.0f32; total * h];
@@ -193,7 +196,7 @@ impl Bert {
         let lengths: Vec<usize> = sequences.iter().map(Vec::len).collect();
         let mut scratch = Scratch::default();
         for layer in &self.layers {
-            self.layer(layer, &mut x, &lengths, &mut scratch);
+            self.layer(layer, &mut x, &lengths, &mut scratch, crew);
         }
 
         let mut out = Vec::with_capacity(sequences.len());
@@ -215,7 +218,14 @@ impl Bert {
         out
     }
 
-    fn layer(&self, layer: &Layer, x: &mut [f32], lengths: &[usize], s: &mut Scratch) {
+    fn layer(
+        &self,
+        layer: &Layer,
+        x: &mut [f32],
+        lengths: &[usize],
+        s: &mut Scratch,
+        crew: &Crew<'_>,
+    ) {
         let c = &self.config;
         let h = c.hidden;
         let tokens = x.len() / h;
@@ -223,76 +233,85 @@ impl Bert {
         let scale = 1.0 / (head as f32).sqrt();
 
         // Q, K, V for all tokens: [tokens, 3h].
-        layer.qkv_w.linear(x, tokens, &layer.qkv_b, &mut s.qkv);
+        layer
+            .qkv_w
+            .linear(x, tokens, &layer.qkv_b, &mut s.qkv, crew, |_| {});
 
-        // Attention per sequence and head, into `ctx` [tokens, h].
+        // Attention per sequence and head, into `ctx` [tokens, h], the heads shared out among
+        // the crew (each head writes its own columns of `ctx`).
         s.ctx.clear();
         s.ctx.resize(tokens * h, 0.0);
-        let mut start = 0;
-        for &len in lengths {
-            s.scores.clear();
-            s.scores.resize(len * len, 0.0);
-            for hd in 0..c.heads {
-                let q = &s.qkv[start * 3 * h + hd * head..];
-                let k = &s.qkv[start * 3 * h + h + hd * head..];
-                let v = &s.qkv[start * 3 * h + 2 * h + hd * head..];
-                // The slices reach to the end of the buffer; the strides stay inside them.
-                // scores = scale · Q_h K_hᵀ: [len, head] × [head, len].
-                // SAFETY: the last element read is row len-1, column head-1 of each matrix:
-                // (len-1)·3h + head-1 past the slice start, inside `qkv` since the slices
-                // start at most at 2h + (heads-1)·head and the sequence's rows are there;
-                // `scores` holds len·len.
-                unsafe {
-                    matrixmultiply::sgemm(
-                        len,
-                        head,
-                        len,
-                        scale,
-                        q.as_ptr(),
-                        (3 * h) as isize,
-                        1,
-                        k.as_ptr(),
-                        1,
-                        (3 * h) as isize,
-                        0.0,
-                        s.scores.as_mut_ptr(),
-                        len as isize,
-                        1,
-                    );
+        let ctx_all = Columns(s.ctx.as_mut_ptr());
+        let qkv = &s.qkv;
+        crew.run(&|member, members| {
+            let mut scores = Vec::new();
+            let mut start = 0;
+            for &len in lengths {
+                scores.clear();
+                scores.resize(len * len, 0.0);
+                for hd in share(c.heads, member, members) {
+                    let q = &qkv[start * 3 * h + hd * head..];
+                    let k = &qkv[start * 3 * h + h + hd * head..];
+                    let v = &qkv[start * 3 * h + 2 * h + hd * head..];
+                    // The slices reach to the end of the buffer; the strides stay inside them.
+                    // scores = scale · Q_h K_hᵀ: [len, head] × [head, len].
+                    // SAFETY: the last element read is row len-1, column head-1 of each
+                    // matrix: (len-1)·3h + head-1 past the slice start, inside `qkv` since the
+                    // slices start at most at 2h + (heads-1)·head and the sequence's rows are
+                    // there; `scores` holds len·len.
+                    unsafe {
+                        matrixmultiply::sgemm(
+                            len,
+                            head,
+                            len,
+                            scale,
+                            q.as_ptr(),
+                            (3 * h) as isize,
+                            1,
+                            k.as_ptr(),
+                            1,
+                            (3 * h) as isize,
+                            0.0,
+                            scores.as_mut_ptr(),
+                            len as isize,
+                            1,
+                        );
+                    }
+                    for r in scores.chunks_exact_mut(len) {
+                        softmax(r);
+                    }
+                    // ctx_h = P V_h: [len, len] × [len, head], rows h apart in `ctx`.
+                    // SAFETY: as above for `v`; `ctx` is written at rows 0..len (stride h),
+                    // columns 0..head from the sequence's first row and the head's first
+                    // column, inside `s.ctx` (tokens × h), in columns no other member writes
+                    // (heads are shared out), while `run` borrows it.
+                    unsafe {
+                        matrixmultiply::sgemm(
+                            len,
+                            len,
+                            head,
+                            1.0,
+                            scores.as_ptr(),
+                            len as isize,
+                            1,
+                            v.as_ptr(),
+                            (3 * h) as isize,
+                            1,
+                            0.0,
+                            ctx_all.at(start * h + hd * head),
+                            h as isize,
+                            1,
+                        );
+                    }
                 }
-                for r in s.scores.chunks_exact_mut(len) {
-                    softmax(r);
-                }
-                let ctx = &mut s.ctx[start * h + hd * head..];
-                // ctx_h = P V_h: [len, len] × [len, head], rows h apart in `ctx`.
-                // SAFETY: as above for `v`; `ctx` is written at rows 0..len (stride h), columns
-                // 0..head, inside the sequence's rows of `s.ctx`.
-                unsafe {
-                    matrixmultiply::sgemm(
-                        len,
-                        len,
-                        head,
-                        1.0,
-                        s.scores.as_ptr(),
-                        len as isize,
-                        1,
-                        v.as_ptr(),
-                        (3 * h) as isize,
-                        1,
-                        0.0,
-                        ctx.as_mut_ptr(),
-                        h as isize,
-                        1,
-                    );
-                }
+                start += len;
             }
-            start += len;
-        }
+        });
 
         // Output projection, residual, LayerNorm.
         layer
             .attn_out_w
-            .linear(&s.ctx, tokens, &layer.attn_out_b, &mut s.proj);
+            .linear(&s.ctx, tokens, &layer.attn_out_b, &mut s.proj, crew, |_| {});
         for (xv, p) in x.iter_mut().zip(&s.proj) {
             *xv += p;
         }
@@ -301,13 +320,12 @@ impl Bert {
         // Feed-forward: GELU(x W1ᵀ + b1) W2ᵀ + b2, residual, LayerNorm.
         layer
             .inter_w
-            .linear(x, tokens, &layer.inter_b, &mut s.inter);
-        for v in s.inter.iter_mut() {
-            *v = gelu(*v);
-        }
+            .linear(x, tokens, &layer.inter_b, &mut s.inter, crew, |run| {
+                run.iter_mut().for_each(|v| *v = gelu(*v))
+            });
         layer
             .out_w
-            .linear(&s.inter, tokens, &layer.out_b, &mut s.proj);
+            .linear(&s.inter, tokens, &layer.out_b, &mut s.proj, crew, |_| {});
         for (xv, p) in x.iter_mut().zip(&s.proj) {
             *xv += p;
         }
@@ -319,7 +337,6 @@ impl Bert {
 struct Scratch {
     qkv: Vec<f32>,
     ctx: Vec<f32>,
-    scores: Vec<f32>,
     proj: Vec<f32>,
     inter: Vec<f32>,
 }
@@ -356,7 +373,7 @@ fn softmax(row: &mut [f32]) {
     let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let mut sum = 0.0f32;
     for v in row.iter_mut() {
-        *v = (*v - max).exp();
+        *v = math::exp(*v - max);
         sum += *v;
     }
     let inv = 1.0 / sum;
@@ -364,8 +381,9 @@ fn softmax(row: &mut [f32]) {
 }
 
 /// GELU, erf form: x · Φ(x).
+#[inline(always)]
 fn gelu(x: f32) -> f32 {
-    0.5 * x * (1.0 + libm::erff(x * std::f32::consts::FRAC_1_SQRT_2))
+    0.5 * x * (1.0 + math::erf(x * std::f32::consts::FRAC_1_SQRT_2))
 }
 
 #[cfg(test)]

@@ -7,6 +7,10 @@
 //! registers: 12 rows with AVX-512, 6 rows × half a panel with AVX2 and FMA; elsewhere a
 //! portable loop computes the same sums in the same order.
 
+use std::ops::Range;
+
+use crate::crew::{Columns, Crew, share};
+
 /// Output columns per panel: two AVX-512 registers of 16 f32.
 pub(crate) const PANEL: usize = 32;
 /// Rows per block: a block's inputs (at most 64 × 1536 f32, 384 KiB) stay in cache while every
@@ -39,37 +43,93 @@ impl Packed {
         }
     }
 
-    /// `out` = `x` Wᵀ + `b`, `x` being [rows, inputs] row-major; `out` becomes [rows, outputs].
-    pub(crate) fn linear(&self, x: &[f32], rows: usize, b: &[f32], out: &mut Vec<f32>) {
+    /// `out` = `then`(`x` Wᵀ + `b`), `x` being [rows, inputs] row-major; `out` becomes
+    /// [rows, outputs]. `then` is applied in place to runs of a row's values (an activation;
+    /// `|_| {}` for none). The panels are shared out between the crew's members, each computing
+    /// and finishing every row of its own columns: for a short batch the weights, not the rows,
+    /// are the work, so this is how one text uses two cores. The sums are the same, in the
+    /// same order, on any number of members.
+    pub(crate) fn linear(
+        &self,
+        x: &[f32],
+        rows: usize,
+        b: &[f32],
+        out: &mut Vec<f32>,
+        crew: &Crew<'_>,
+        then: fn(&mut [f32]),
+    ) {
         let (inputs, outputs) = (self.inputs, self.outputs);
         assert!(x.len() >= rows * inputs && b.len() == outputs);
         out.clear();
         out.resize(rows * outputs, 0.0);
+        let panels = outputs / PANEL;
+        let out = Columns(out.as_mut_ptr());
+        crew.run(&|member, members| {
+            let range = share(panels, member, members);
+            if range.is_empty() {
+                return;
+            }
+            let (first, width) = (range.start * PANEL, range.len() * PANEL);
+            // SAFETY: `out` holds rows × outputs values (resized above, and borrowed until
+            // `run` returns, after every member); the shares are disjoint, so no other member
+            // touches these columns.
+            unsafe { self.linear_panels(x, rows, b, out, range) };
+            for r in 0..rows {
+                // SAFETY: as above: row r's columns of this member's panels.
+                then(unsafe { std::slice::from_raw_parts_mut(out.at(r * outputs + first), width) });
+            }
+        });
+    }
+
+    /// Columns `panels × PANEL` of every row of `out`, dispatched to the best kernel.
+    ///
+    /// # Safety
+    /// `out` must point to `rows × outputs` values, and no other thread may read or write
+    /// these columns of them meanwhile; `x` and `b` are checked by `linear`.
+    unsafe fn linear_panels(
+        &self,
+        x: &[f32],
+        rows: usize,
+        b: &[f32],
+        out: Columns,
+        panels: Range<usize>,
+    ) {
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU has AVX-512F (checked above); the assert above and `out`'s
-                // length bound every access (see `avx512::linear`).
-                unsafe { avx512::linear(self, x, rows, b, out) };
+                // SAFETY: the CPU has AVX-512F (checked above); `linear`'s assert and this
+                // function's contract bound every access (see `avx512::linear`).
+                unsafe { avx512::linear(self, x, rows, b, out.0, panels) };
                 return;
             }
             if std::arch::is_x86_feature_detected!("avx2")
                 && std::arch::is_x86_feature_detected!("fma")
             {
                 // SAFETY: the CPU has AVX2 and FMA (checked above); bounds as above.
-                unsafe { avx2::linear(self, x, rows, b, out) };
+                unsafe { avx2::linear(self, x, rows, b, out.0, panels) };
                 return;
             }
         }
-        self.linear_portable(x, rows, b, out);
+        // SAFETY: as this function's contract.
+        unsafe { self.linear_portable(x, rows, b, out.0, panels) };
     }
 
     /// The same sums as the AVX2 kernel, in the same order, without intrinsics.
-    fn linear_portable(&self, x: &[f32], rows: usize, b: &[f32], out: &mut [f32]) {
+    ///
+    /// # Safety
+    /// As [`linear_panels`](Self::linear_panels).
+    unsafe fn linear_portable(
+        &self,
+        x: &[f32],
+        rows: usize,
+        b: &[f32],
+        out: *mut f32,
+        panels: Range<usize>,
+    ) {
         let (inputs, outputs) = (self.inputs, self.outputs);
         for r in 0..rows {
             let xr = &x[r * inputs..(r + 1) * inputs];
-            for p in 0..outputs / PANEL {
+            for p in panels.clone() {
                 let panel = &self.panels[p * inputs * PANEL..(p + 1) * inputs * PANEL];
                 let mut acc = [0.0f32; PANEL];
                 acc.copy_from_slice(&b[p * PANEL..(p + 1) * PANEL]);
@@ -78,7 +138,15 @@ impl Packed {
                         *a = xv.mul_add(*wv, *a);
                     }
                 }
-                out[r * outputs + p * PANEL..r * outputs + (p + 1) * PANEL].copy_from_slice(&acc);
+                // SAFETY: row r's columns of panel p are inside `out` (the contract), and this
+                // thread alone writes them.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        acc.as_ptr(),
+                        out.add(r * outputs + p * PANEL),
+                        PANEL,
+                    );
+                }
             }
         }
     }
@@ -100,6 +168,8 @@ mod avx512 {
         __m512, _mm512_fmadd_ps, _mm512_loadu_ps, _mm512_set1_ps, _mm512_storeu_ps,
     };
 
+    use std::ops::Range;
+
     use super::{BLOCK_ROWS, PANEL, Packed};
 
     /// Rows per register tile: 12 rows × 2 registers of accumulators, 2 of weights, 1
@@ -108,21 +178,30 @@ mod avx512 {
 
     /// # Safety
     /// The CPU must have AVX-512F; `x` must hold `rows × inputs` values, `b` `outputs` and
-    /// `out` `rows × outputs` (as `Packed::linear` checks).
+    /// `out` `rows × outputs`, whose columns of `panels` no other thread touches meanwhile
+    /// (as `Packed::linear` ensures).
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn linear(w: &Packed, x: &[f32], rows: usize, b: &[f32], out: &mut [f32]) {
+    pub(super) unsafe fn linear(
+        w: &Packed,
+        x: &[f32],
+        rows: usize,
+        b: &[f32],
+        out: *mut f32,
+        panels: Range<usize>,
+    ) {
         let (inputs, outputs) = (w.inputs, w.outputs);
         let mut block = 0;
         while block < rows {
             let block_end = (block + BLOCK_ROWS).min(rows);
-            for p in 0..outputs / PANEL {
+            for p in panels.clone() {
                 let panel = w.panels[p * inputs * PANEL..].as_ptr();
                 let bias = b[p * PANEL..].as_ptr();
                 let mut r = block;
                 while r < block_end {
                     let n = (block_end - r).min(TILE_ROWS);
                     let xs = x[r * inputs..].as_ptr();
-                    let os = out[r * outputs + p * PANEL..].as_mut_ptr();
+                    // SAFETY: row r, column p·PANEL is inside `out` (the contract).
+                    let os = unsafe { out.add(r * outputs + p * PANEL) };
                     // SAFETY: rows r..r+n of `x` and `out` exist (n ≤ rows − r); the panel
                     // holds `inputs × PANEL` values and `bias` PANEL from its start.
                     unsafe {
@@ -176,6 +255,8 @@ mod avx2 {
         __m256, _mm256_broadcast_ss, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_storeu_ps,
     };
 
+    use std::ops::Range;
+
     use super::{BLOCK_ROWS, PANEL, Packed};
 
     /// Rows per register tile: 6 rows × 2 registers of accumulators (half a panel), 2 of
@@ -186,14 +267,22 @@ mod avx2 {
 
     /// # Safety
     /// The CPU must have AVX2 and FMA; `x` must hold `rows × inputs` values, `b` `outputs`
-    /// and `out` `rows × outputs` (as `Packed::linear` checks).
+    /// and `out` `rows × outputs`, whose columns of `panels` no other thread touches meanwhile
+    /// (as `Packed::linear` ensures).
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn linear(w: &Packed, x: &[f32], rows: usize, b: &[f32], out: &mut [f32]) {
+    pub(super) unsafe fn linear(
+        w: &Packed,
+        x: &[f32],
+        rows: usize,
+        b: &[f32],
+        out: *mut f32,
+        panels: Range<usize>,
+    ) {
         let (inputs, outputs) = (w.inputs, w.outputs);
         let mut block = 0;
         while block < rows {
             let block_end = (block + BLOCK_ROWS).min(rows);
-            for p in 0..outputs / PANEL {
+            for p in panels.clone() {
                 for half in [0, HALF] {
                     let panel = w.panels[p * inputs * PANEL + half..].as_ptr();
                     let bias = b[p * PANEL + half..].as_ptr();
@@ -201,7 +290,8 @@ mod avx2 {
                     while r < block_end {
                         let n = (block_end - r).min(TILE_ROWS);
                         let xs = x[r * inputs..].as_ptr();
-                        let os = out[r * outputs + p * PANEL + half..].as_mut_ptr();
+                        // SAFETY: row r, column p·PANEL + half is inside `out` (the contract).
+                        let os = unsafe { out.add(r * outputs + p * PANEL + half) };
                         // SAFETY: rows r..r+n of `x` and `out` exist (n ≤ rows − r); the
                         // panel holds `inputs × PANEL` values from `p`'s start, read HALF at a
                         // time from `half`; `bias` holds HALF from `half`.
@@ -254,6 +344,7 @@ mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crew::with_crew;
 
     /// x Wᵀ + b the plain way, in f64.
     fn naive(
@@ -299,27 +390,51 @@ mod tests {
         for rows in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 25, 64, 71] {
             let x = values(rows * inputs, rows as u32 + 3);
             let want = naive(&x, rows, &wt, inputs, outputs, &b);
-            let mut fast = Vec::new();
-            packed.linear(&x, rows, &b, &mut fast);
+            let mut paths = Vec::new();
+            // One thread, two, and more threads than the three panels.
+            for threads in [1, 2, 4] {
+                let mut fast = Vec::new();
+                with_crew(threads, |crew| {
+                    packed.linear(&x, rows, &b, &mut fast, crew, |_| {})
+                });
+                paths.push((fast, format!("dispatched on {threads} threads")));
+            }
+            let all = 0..outputs / PANEL;
             let mut portable = vec![0.0; rows * outputs];
-            packed.linear_portable(&x, rows, &b, &mut portable);
-            let mut paths = vec![(fast, "dispatched"), (portable, "portable")];
+            // SAFETY: `portable` holds rows × outputs values, written by this thread alone.
+            unsafe { packed.linear_portable(&x, rows, &b, portable.as_mut_ptr(), all.clone()) };
+            paths.push((portable, "portable".to_string()));
             #[cfg(target_arch = "x86_64")]
             {
                 if std::arch::is_x86_feature_detected!("avx512f") {
                     let mut out = vec![0.0; rows * outputs];
                     // SAFETY: AVX-512F is there; the sizes are as `linear` requires.
-                    unsafe { avx512::linear(&packed, &x, rows, &b, &mut out) };
-                    paths.push((out, "avx512"));
+                    unsafe { avx512::linear(&packed, &x, rows, &b, out.as_mut_ptr(), all.clone()) };
+                    paths.push((out, "avx512".to_string()));
                 }
                 if std::arch::is_x86_feature_detected!("avx2")
                     && std::arch::is_x86_feature_detected!("fma")
                 {
                     let mut out = vec![0.0; rows * outputs];
                     // SAFETY: AVX2 and FMA are there; the sizes are as `linear` requires.
-                    unsafe { avx2::linear(&packed, &x, rows, &b, &mut out) };
-                    paths.push((out, "avx2"));
+                    unsafe { avx2::linear(&packed, &x, rows, &b, out.as_mut_ptr(), all.clone()) };
+                    paths.push((out, "avx2".to_string()));
                 }
+            }
+            // The finishing step reaches every value once, on any number of members.
+            for threads in [1, 2, 4] {
+                let mut negated = Vec::new();
+                with_crew(threads, |crew| {
+                    packed.linear(&x, rows, &b, &mut negated, crew, |run| {
+                        run.iter_mut().for_each(|v| *v = -*v)
+                    })
+                });
+                let back: Vec<f32> = negated.iter().map(|v| -v).collect();
+                paths.push((back, format!("negated on {threads} threads")));
+            }
+            // Every path and thread count computes the same sums in the same order.
+            for (got, path) in &paths {
+                assert_eq!(got, &paths[0].0, "{path} differs from {}", paths[0].1);
             }
             for (got, path) in &paths {
                 assert_eq!(got.len(), rows * outputs);

@@ -21,7 +21,9 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 mod bert;
+mod crew;
 mod gemm;
+mod math;
 mod safetensors;
 mod tokenizer;
 
@@ -44,7 +46,8 @@ const MAX_SEQ_LENGTH: usize = 256;
 /// few tens of MB); a larger batch runs in chunks.
 const CHUNK_TOKENS: usize = 2048;
 
-/// Below this many tokens a batch runs on the calling thread alone.
+/// Below this many tokens a batch is not split between threads by texts; its layers' weights
+/// are (each thread computing some of every layer's outputs).
 const PARALLEL_MIN_TOKENS: usize = 256;
 
 /// all-MiniLM-L6-v2, loaded: the tokenizer and the weights, read-only, so one model can be
@@ -225,7 +228,8 @@ impl MiniLm {
         let total: usize = sequences.iter().map(Vec::len).sum();
         let threads = self.threads.get().min(sequences.len());
         if threads <= 1 || total < PARALLEL_MIN_TOKENS {
-            return self.embed_chunked(&sequences);
+            // One text, or a few short ones: their threads share out each layer's weights.
+            return self.embed_chunked(&sequences, self.threads.get());
         }
         // Contiguous groups of about equal token counts, one per thread.
         let mut groups: Vec<&[Vec<u32>]> = Vec::with_capacity(threads);
@@ -247,7 +251,7 @@ impl MiniLm {
         std::thread::scope(|scope| {
             let handles: Vec<_> = groups
                 .into_iter()
-                .map(|group| scope.spawn(move || self.embed_chunked(group)))
+                .map(|group| scope.spawn(move || self.embed_chunked(group, 1)))
                 .collect();
             handles
                 .into_iter()
@@ -259,8 +263,13 @@ impl MiniLm {
         })
     }
 
-    /// The sequences through the encoder in chunks of at most [`CHUNK_TOKENS`] tokens.
-    fn embed_chunked(&self, sequences: &[Vec<u32>]) -> Vec<Vec<f32>> {
+    /// The sequences through the encoder in chunks of at most [`CHUNK_TOKENS`] tokens, each
+    /// layer shared out among `threads` threads.
+    fn embed_chunked(&self, sequences: &[Vec<u32>], threads: usize) -> Vec<Vec<f32>> {
+        crew::with_crew(threads, |crew| self.embed_chunked_by(sequences, crew))
+    }
+
+    fn embed_chunked_by(&self, sequences: &[Vec<u32>], crew: &crew::Crew<'_>) -> Vec<Vec<f32>> {
         let mut out = Vec::with_capacity(sequences.len());
         let mut start = 0;
         while start < sequences.len() {
@@ -272,7 +281,7 @@ impl MiniLm {
                 tokens += sequences[end].len();
                 end += 1;
             }
-            out.extend(self.bert.embed(&sequences[start..end]));
+            out.extend(self.bert.embed(&sequences[start..end], crew));
             start = end;
         }
         out
