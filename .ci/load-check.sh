@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The load check: the self-tests that involve time (delayed visibility, timeouts, budgets,
-# the bridge child's lifecycle, concurrency rules) and the whole gates of the reference and
+# the bridge child's lifecycle, concurrency rules, the servers' slow-server and restart faults)
+# and the whole gates of the reference and
 # of sqlite-fts5 run once more with every core kept busy, and must pass. A backend inside its
 # declared bounds never fails for being on a busy machine.
 #
@@ -32,3 +33,5 @@ cargo test --locked -p memory-conformance \
 cargo test --locked -p memory-sqlite-fts5 --test conformance --test concurrency
 cargo test --locked -p memory-conformance-cli --test misbehaving_bridges
 cargo test --locked -p memory-conformance-cli --test gate -- budget
+cargo test --locked -p memory-conformance-adk-rust --test faults_postgres --test faults_redis
+cargo test --locked -p memory-conformance-cli --test faults_mariadb

@@ -91,13 +91,18 @@ stop_redis() {
   rm -f "$redis_dir/redis.pid"
 }
 
-# Stops MariaDB cleanly (mariadb-admin shutdown, else SIGTERM to the pid it wrote) and waits.
+# Stops MariaDB: `kill` crashes it (SIGKILL to the pid it wrote; InnoDB recovers from its redo
+# log on start), `shutdown` shuts it down cleanly (mariadb-admin shutdown, else SIGTERM).
 stop_mariadb() {
-  local pid
+  local how="${1:-shutdown}" pid
   pid="$(cat "$mariadb_dir/mariadb.pid" 2>/dev/null || true)"
   [ -n "$pid" ] || return 0
-  mariadb-admin --defaults-file="$mariadb_dir/my.cnf" --user=root shutdown >/dev/null 2>&1 ||
-    kill -TERM "$pid" 2>/dev/null || true
+  if [ "$how" = kill ]; then
+    kill -KILL "$pid" 2>/dev/null || true
+  else
+    mariadb-admin --defaults-file="$mariadb_dir/my.cnf" --user=root shutdown >/dev/null 2>&1 ||
+      kill -TERM "$pid" 2>/dev/null || true
+  fi
   local tries=0
   while kill -0 "$pid" 2>/dev/null; do
     tries=$((tries + 1))

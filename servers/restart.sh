@@ -2,9 +2,10 @@
 # Restarts one server servers/start.sh started, on the same port and data, for the fault
 # tests: `crash` stops it without a clean shutdown (PostgreSQL's immediate mode, which
 # recovers from its write-ahead log on start; SIGKILL for Redis, which replays its
-# append-only file), `clean` shuts it down cleanly.
+# append-only file, and for MariaDB, whose InnoDB recovers from its redo log), `clean` shuts it
+# down cleanly.
 #
-#   bash servers/restart.sh postgres|redis crash|clean
+#   bash servers/restart.sh postgres|redis|mariadb crash|clean
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=servers/common.sh
@@ -26,6 +27,10 @@ case "$server" in
     if [ "$how" = crash ]; then stop_redis kill; else stop_redis shutdown; fi
     start_redis
     ;;
-  *) fail "the first argument is postgres or redis, not \"$server\"" ;;
+  mariadb)
+    if [ "$how" = crash ]; then stop_mariadb kill; else stop_mariadb shutdown; fi
+    start_mariadb
+    ;;
+  *) fail "the first argument is postgres, redis or mariadb, not \"$server\"" ;;
 esac
 echo "$server restarted ($how)"
