@@ -8,7 +8,8 @@
 # What each needs beyond `bash setup/install.sh` (which installs the bridges and the model, and
 # the servers): the side-by-side benchmark needs nothing more; the bridge round trip needs
 # ADK Python's bridge venv (bridges/adk-python/.venv, from the set-up) for its helper child;
-# the LoCoMo cost needs LoCoMo ($MEMORY_CONFORMANCE_LOCOMO, else ../shared/data/locomo) and
+# the bridged gates need every bridge installed (`bash bridges/install.sh`); the LoCoMo cost
+# needs LoCoMo ($MEMORY_CONFORMANCE_LOCOMO, else ../shared/data/locomo) and
 # the servers started (`bash servers/start.sh`) for the PostgreSQL and Redis backends; the
 # embedder comparison installs its pinned Python packages (about 6 GB, PyTorch's CUDA build
 # from PyPI, run on the CPU) into target/minilm-compare on its first run.
@@ -44,6 +45,7 @@ run "the harness, debug" cargo bench --locked --bench harness --profile dev
 run "the bridge's round trip" cargo bench --locked --bench bridge_round_trip
 run "the reference at scale" cargo bench --locked --bench scale
 run "the inspecting decorator" cargo bench --locked --bench reference_search -- decorator_overhead
+run "the bundled bridged gates, debug test runs" bash benches/bridged-gates.sh
 run "LoCoMo's cost per backend" bash benches/locomo-cost.sh
 run "the embedder against sentence-transformers and onnxruntime" bash embedders/minilm/benches/compare.sh
 
