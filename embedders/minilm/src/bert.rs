@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::crew::{Columns, Crew, share};
+use crate::crew::{Columns, Crew};
 use crate::gemm::Packed;
 use crate::math;
 use crate::safetensors::SafeTensors;
@@ -243,13 +243,13 @@ impl Bert {
         s.ctx.resize(tokens * h, 0.0);
         let ctx_all = Columns(s.ctx.as_mut_ptr());
         let qkv = &s.qkv;
-        crew.run(&|member, members| {
+        crew.share_out(c.heads, 1, &|heads| {
             let mut scores = Vec::new();
             let mut start = 0;
             for &len in lengths {
                 scores.clear();
                 scores.resize(len * len, 0.0);
-                for hd in share(c.heads, member, members) {
+                for hd in heads.clone() {
                     let q = &qkv[start * 3 * h + hd * head..];
                     let k = &qkv[start * 3 * h + h + hd * head..];
                     let v = &qkv[start * 3 * h + 2 * h + hd * head..];
@@ -312,10 +312,7 @@ impl Bert {
         layer
             .attn_out_w
             .linear(&s.ctx, tokens, &layer.attn_out_b, &mut s.proj, crew, |_| {});
-        for (xv, p) in x.iter_mut().zip(&s.proj) {
-            *xv += p;
-        }
-        layer_norm(x, &layer.attn_ln_g, &layer.attn_ln_b, c.eps);
+        add_and_norm(x, &s.proj, &layer.attn_ln_g, &layer.attn_ln_b, c.eps, crew);
 
         // Feed-forward: GELU(x W1ᵀ + b1) W2ᵀ + b2, residual, LayerNorm.
         layer
@@ -326,11 +323,29 @@ impl Bert {
         layer
             .out_w
             .linear(&s.inter, tokens, &layer.out_b, &mut s.proj, crew, |_| {});
-        for (xv, p) in x.iter_mut().zip(&s.proj) {
-            *xv += p;
-        }
-        layer_norm(x, &layer.out_ln_g, &layer.out_ln_b, c.eps);
+        add_and_norm(x, &s.proj, &layer.out_ln_g, &layer.out_ln_b, c.eps, crew);
     }
+}
+
+/// Rows a crew member takes at a time in [`add_and_norm`].
+const ROWS_A_TURN: usize = 4;
+
+/// `x` += `residual`, then LayerNorm over each row of `x`, the rows shared out among the crew.
+fn add_and_norm(x: &mut [f32], residual: &[f32], g: &[f32], b: &[f32], eps: f32, crew: &Crew<'_>) {
+    let n = g.len();
+    let rows = x.len() / n;
+    assert_eq!(residual.len(), x.len());
+    let all = Columns(x.as_mut_ptr());
+    crew.share_out(rows, ROWS_A_TURN, &|mine| {
+        // SAFETY: rows `mine` of `x` (rows × n values, borrowed until `run` returns, after
+        // every member), which no other member touches: each range goes to one member.
+        let part =
+            unsafe { std::slice::from_raw_parts_mut(all.at(mine.start * n), mine.len() * n) };
+        for (v, r) in part.iter_mut().zip(&residual[mine.start * n..mine.end * n]) {
+            *v += r;
+        }
+        layer_norm(part, g, b, eps);
+    });
 }
 
 #[derive(Default)]

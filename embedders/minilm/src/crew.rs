@@ -4,6 +4,7 @@
 //! spawned once, waits for the next layer by spinning briefly and then parking, and is told of
 //! one by a counter.
 
+use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -96,6 +97,38 @@ impl Crew<'_> {
         if let Some(panic) = lock(&board.panic).take() {
             resume_unwind(panic);
         }
+    }
+}
+
+impl Crew<'_> {
+    /// Calls `work` on ranges of `0..items`, `chunk` items each (the last may be shorter),
+    /// every range once, the crew's members taking the next range as they finish one: a member
+    /// that started late or runs slower takes fewer. Returns when every range is done. A solo
+    /// crew calls `work` once, on all of `0..items`.
+    pub(crate) fn share_out(
+        &self,
+        items: usize,
+        chunk: usize,
+        work: &(dyn Fn(Range<usize>) + Sync),
+    ) {
+        if self.board.is_none() {
+            // Alone: one range, in order.
+            if items > 0 {
+                work(0..items);
+            }
+            return;
+        }
+        let chunk = chunk.max(1);
+        let next = AtomicUsize::new(0);
+        self.run(&|_, _| {
+            loop {
+                let start = next.fetch_add(chunk, Ordering::Relaxed);
+                if start >= items {
+                    return;
+                }
+                work(start..(start + chunk).min(items));
+            }
+        });
     }
 }
 
@@ -203,7 +236,8 @@ unsafe impl Sync for Columns {}
 
 /// Member `member`'s share of `0..items` among `members`: contiguous, sizes differing by at
 /// most one, the first shares the larger.
-pub(crate) fn share(items: usize, member: usize, members: usize) -> std::ops::Range<usize> {
+#[cfg(test)]
+pub(crate) fn share(items: usize, member: usize, members: usize) -> Range<usize> {
     let (base, extra) = (items / members, items % members);
     let start = member * base + member.min(extra);
     start..start + base + usize::from(member < extra)
@@ -247,6 +281,28 @@ mod tests {
                     }
                 }
             });
+        }
+    }
+
+    #[test]
+    fn share_out_does_every_range_once() {
+        for threads in [1, 2, 3] {
+            for (items, chunk) in [(0, 3), (1, 1), (10, 3), (36, 2), (7, 100)] {
+                let done: Vec<AtomicUsize> = (0..items).map(|_| AtomicUsize::new(0)).collect();
+                with_crew(threads, |crew| {
+                    crew.share_out(items, chunk, &|range| {
+                        assert!(!range.is_empty());
+                        assert!(threads == 1 || range.len() <= chunk);
+                        for i in range {
+                            done[i].fetch_add(1, Ordering::Relaxed);
+                        }
+                    })
+                });
+                assert!(
+                    done.iter().all(|d| d.load(Ordering::Relaxed) == 1),
+                    "{threads} threads, {items} items in chunks of {chunk}"
+                );
+            }
         }
     }
 

@@ -9,10 +9,13 @@
 
 use std::ops::Range;
 
-use crate::crew::{Columns, Crew, share};
+use crate::crew::{Columns, Crew};
 
 /// Output columns per panel: two AVX-512 registers of 16 f32.
 pub(crate) const PANEL: usize = 32;
+/// Panels a crew member takes at a time (see `Crew::share_out`): small enough to balance the
+/// members of a 384-column layer (12 panels), large enough to keep their turns few.
+const PANELS_A_TURN: usize = 2;
 /// Rows per block: a block's inputs (at most 64 × 1536 f32, 384 KiB) stay in cache while every
 /// panel passes over them.
 const BLOCK_ROWS: usize = 64;
@@ -45,8 +48,8 @@ impl Packed {
 
     /// `out` = `then`(`x` Wᵀ + `b`), `x` being [rows, inputs] row-major; `out` becomes
     /// [rows, outputs]. `then` is applied in place to runs of a row's values (an activation;
-    /// `|_| {}` for none). The panels are shared out between the crew's members, each computing
-    /// and finishing every row of its own columns: for a short batch the weights, not the rows,
+    /// `|_| {}` for none). The panels are shared out between the crew's members, a few at a
+    /// time, each member computing and finishing every row of the panels it takes: for a short batch the weights, not the rows,
     /// are the work, so this is how one text uses two cores. The sums are the same, in the
     /// same order, on any number of members.
     pub(crate) fn linear(
@@ -64,18 +67,14 @@ impl Packed {
         out.resize(rows * outputs, 0.0);
         let panels = outputs / PANEL;
         let out = Columns(out.as_mut_ptr());
-        crew.run(&|member, members| {
-            let range = share(panels, member, members);
-            if range.is_empty() {
-                return;
-            }
+        crew.share_out(panels, PANELS_A_TURN, &|range| {
             let (first, width) = (range.start * PANEL, range.len() * PANEL);
             // SAFETY: `out` holds rows × outputs values (resized above, and borrowed until
-            // `run` returns, after every member); the shares are disjoint, so no other member
-            // touches these columns.
+            // `share_out` returns, after every member); each range of panels goes to one
+            // member, so no other member touches these columns.
             unsafe { self.linear_panels(x, rows, b, out, range) };
             for r in 0..rows {
-                // SAFETY: as above: row r's columns of this member's panels.
+                // SAFETY: as above: row r's columns of this range's panels.
                 then(unsafe { std::slice::from_raw_parts_mut(out.at(r * outputs + first), width) });
             }
         });
