@@ -6,9 +6,13 @@
 //!
 //! The tests restart and lock the shared server, so they run one after the other. Where the
 //! package or the server is missing, they show as ignored with the commands that install them
-//! (with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set, as in CI, they fail instead).
+//! (with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set, as in CI, they fail instead). They share
+//! the other server fault tests' module (`adapters/adk-rust/tests/faults/`).
 
-mod support;
+#[path = "../../adapters/adk-rust/tests/faults/mod.rs"]
+mod faults;
+
+use faults::{Fault, assert_found, coffee, monday, servers_script};
 
 use std::future::Future;
 use std::io::{BufRead, BufReader, Write};
@@ -16,12 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::time::Duration;
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::Failed;
 use memory_conformance::process::ProcessBridge;
-use memory_conformance::{Event, MemoryError, MemoryService, Session};
+use memory_conformance::{MemoryError, MemoryService};
 use memory_conformance_adk_rust::servers::server_url;
-
-use support::installed::when_installed;
 
 /// The community folder of the package on MariaDB.
 const PACKAGE: &str = "adk-database-memory-mariadb";
@@ -58,60 +60,24 @@ fn mariadb_url() -> Result<String, String> {
     server_url(variable)
 }
 
-/// A fault test's body, given the server's URL.
-type Fault = fn(String) -> Result<(), Failed>;
-
 fn main() -> ExitCode {
-    let mut arguments = Arguments::from_args();
-    arguments.test_threads = Some(1);
-    let url = mariadb_url();
-    let faults: [(&str, Fault); 3] = [
-        (
-            "mariadb::restart_keeps_acknowledged_writes",
-            restart_keeps_acknowledged_writes,
-        ),
-        (
-            "mariadb::killed_connection_is_a_memory_error",
-            killed_connection_is_a_memory_error,
-        ),
-        (
-            "mariadb::slow_server_fails_on_the_per_call_timeout",
-            slow_server_fails_on_the_per_call_timeout,
-        ),
-    ];
-    let trials: Vec<Trial> = faults
-        .into_iter()
-        .map(|(name, body)| {
-            let url = url.clone();
-            when_installed(name, url.clone().map(drop), move || {
-                body(url.expect("installed"))
-            })
-        })
-        .collect();
-    libtest_mimic::run(&arguments, trials).exit_code()
-}
-
-fn monday() -> Session {
-    Session::new("support", "u-42", "monday")
-        .with_event(Event::text("user", "My favourite coffee is a flat white"))
-}
-
-async fn coffee(memory: &dyn MemoryService) -> Result<usize, MemoryError> {
-    Ok(memory
-        .search_memory("support", "u-42", "coffee")
-        .await?
-        .memories
-        .len())
-}
-
-async fn assert_found(memory: &dyn MemoryService, through: &str) -> Result<(), Failed> {
-    match coffee(memory).await {
-        Ok(1) => Ok(()),
-        Ok(n) => {
-            Err(format!("{through} found {n} memories of the acknowledged write, not 1").into())
-        }
-        Err(err) => Err(format!("{through} could not search: {err}").into()),
-    }
+    faults::main(
+        mariadb_url(),
+        vec![
+            Fault::new(
+                "mariadb::restart_keeps_acknowledged_writes",
+                restart_keeps_acknowledged_writes,
+            ),
+            Fault::new(
+                "mariadb::killed_connection_is_a_memory_error",
+                killed_connection_is_a_memory_error,
+            ),
+            Fault::new(
+                "mariadb::slow_server_fails_on_the_per_call_timeout",
+                slow_server_fails_on_the_per_call_timeout,
+            ),
+        ],
+    )
 }
 
 /// The package's bridge, answering each request within `timeout`.
@@ -124,20 +90,9 @@ async fn bridge(timeout: Duration) -> Result<ProcessBridge, Failed> {
     Ok(ProcessBridge::spawn_with_timeout(command, timeout).await?)
 }
 
-/// Runs `future` on a fresh multi-threaded runtime, at most [`HUNG`].
+/// Runs `future` on a fresh runtime, failing it as hung after [`HUNG`].
 fn run(future: impl Future<Output = Result<(), Failed>>) -> Result<(), Failed> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|err| format!("no tokio runtime: {err}"))?;
-    let outcome = runtime.block_on(async {
-        tokio::time::timeout(HUNG, future)
-            .await
-            .unwrap_or_else(|_| Err(format!("not finished within {HUNG:?}: it hung").into()))
-    });
-    runtime.shutdown_background();
-    outcome
+    faults::run(HUNG, future)
 }
 
 /// The first search after a fault: the entry, or a clean `MemoryError` (the pool's connection
@@ -251,29 +206,6 @@ fn slow_server_fails_on_the_per_call_timeout(url: String) -> Result<(), Failed> 
             .into()),
         }
     })
-}
-
-/// Runs `servers/<script>` of the repository with `args`, failing with its output.
-fn servers_script(script: &str, args: &[&str]) -> Result<(), Failed> {
-    let path = repository().join("servers").join(script);
-    let output = Command::new("bash")
-        .arg(&path)
-        .args(args)
-        .output()
-        .map_err(|err| format!("cannot run {}: {err}", path.display()))?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "bash {} {} failed ({}): {}{}",
-            path.display(),
-            args.join(" "),
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into())
-    }
 }
 
 /// An administrator's session on the server: Debian's `mariadb` client, kept running so that a

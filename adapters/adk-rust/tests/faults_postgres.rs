@@ -4,7 +4,7 @@
 
 mod faults;
 
-use faults::Fault;
+use faults::{Fault, assert_found, coffee, monday};
 
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use libtest_mimic::Failed;
 use memory_conformance::conformance::{Gate, Namespace, Subject, Verdict, rules};
-use memory_conformance::{Event, MemoryError, MemoryService, Session};
+use memory_conformance::{MemoryError, MemoryService, Session};
 use memory_conformance_adk_rust::postgres_gate;
 use memory_conformance_adk_rust::servers::{POSTGRES_URL, server_url};
 use sqlx::postgres::{PgConnectOptions, PgConnection};
@@ -43,11 +43,6 @@ fn main() -> ExitCode {
     )
 }
 
-fn monday() -> Session {
-    Session::new("support", "u-42", "monday")
-        .with_event(Event::text("user", "My favourite coffee is a flat white"))
-}
-
 async fn admin(url: &str) -> Result<PgConnection, Failed> {
     let options = PgConnectOptions::from_str(url).map_err(|err| err.to_string())?;
     Ok(PgConnection::connect_with(&options)
@@ -65,14 +60,6 @@ async fn role_of(url: &str, namespace: &Namespace) -> Result<String, Failed> {
             .await
             .map_err(|err| err.to_string())?;
     role.ok_or_else(|| format!("no role of namespace {namespace}").into())
-}
-
-async fn coffee(memory: &dyn MemoryService) -> Result<usize, MemoryError> {
-    Ok(memory
-        .search_memory("support", "u-42", "coffee")
-        .await?
-        .memories
-        .len())
 }
 
 /// A write acknowledged before PostgreSQL crashes (immediate shutdown, recovery from the
@@ -114,16 +101,6 @@ fn restart_keeps_acknowledged_writes(_url: String) -> Result<(), Failed> {
     });
     subject.clean(&namespace);
     outcome
-}
-
-async fn assert_found(memory: &dyn MemoryService, through: &str) -> Result<(), Failed> {
-    match coffee(memory).await {
-        Ok(1) => Ok(()),
-        Ok(n) => {
-            Err(format!("{through} found {n} memories of the acknowledged write, not 1").into())
-        }
-        Err(err) => Err(format!("{through} could not search: {err}").into()),
-    }
 }
 
 /// A search whose connection is terminated while it waits (on a lock of the test's) fails

@@ -5,7 +5,7 @@
 
 mod faults;
 
-use faults::Fault;
+use faults::{Fault, coffee, monday};
 
 use std::process::{Command, ExitCode};
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use std::time::Duration;
 use libtest_mimic::Failed;
 use memory_conformance::conformance::{Gate, Namespace, Subject, Verdict, rules};
 use memory_conformance::{
-    Event, MemoryError, MemoryService, SearchMemoryResponse, SearchOptions, Session,
+    MemoryError, MemoryService, SearchMemoryResponse, SearchOptions, Session,
 };
 use memory_conformance_adk_rust::redis_gate;
 use memory_conformance_adk_rust::servers::{REDIS_URL, server_url};
@@ -63,11 +63,6 @@ const HANGS_AFTER_A_DROP: &str = "RedisMemoryService::new builds its fred client
      timeout (fred 10.1 default_command_timeout 0), so after the server drops the connection \
      a call waits forever instead of failing";
 
-fn monday() -> Session {
-    Session::new("support", "u-42", "monday")
-        .with_event(Event::text("user", "My favourite coffee is a flat white"))
-}
-
 /// Runs `redis-cli -u <url>` with `args`.
 fn redis_cli(url: &str, args: &[&str]) -> Result<String, Failed> {
     let output = Command::new("redis-cli")
@@ -85,14 +80,6 @@ fn redis_cli(url: &str, args: &[&str]) -> Result<String, Failed> {
         .into());
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
-async fn coffee(memory: &dyn MemoryService) -> Result<usize, MemoryError> {
-    Ok(memory
-        .search_memory("support", "u-42", "coffee")
-        .await?
-        .memories
-        .len())
 }
 
 /// Searches for the acknowledged write through `memory` in a task of its own, for at most

@@ -1,13 +1,16 @@
 //! What the fault tests of the server backends share: trials that show as ignored, with the
-//! command that starts the servers as the reason, when a server is not running here.
+//! command that starts the servers as the reason, when a server is not running here; the
+//! acknowledged write they check for; the repository's server scripts. Also included by
+//! `cli/tests/faults_mariadb.rs` (MariaDB's subject is a community package, gated by the CLI).
 
 use std::future::Future;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use memory_conformance::conformance::REQUIRE_ALL_BACKENDS;
+use memory_conformance::{Event, MemoryError, MemoryService, Session};
 
 /// A fault test: its name, its body (run with the server's URL) and, where the backend is
 /// known to fail it, why.
@@ -128,11 +131,45 @@ pub fn run<T>(
     outcome
 }
 
+/// The write each fault test acknowledges before its fault.
+pub fn monday() -> Session {
+    Session::new("support", "u-42", "monday")
+        .with_event(Event::text("user", "My favourite coffee is a flat white"))
+}
+
+/// How many memories a search for [`monday`]'s coffee finds.
+pub async fn coffee(memory: &dyn MemoryService) -> Result<usize, MemoryError> {
+    Ok(memory
+        .search_memory("support", "u-42", "coffee")
+        .await?
+        .memories
+        .len())
+}
+
+/// Fails, naming `through`, unless a search through `memory` finds [`monday`] once.
+#[allow(dead_code)] // each test binary compiles this module; not every one checks this way
+pub async fn assert_found(memory: &dyn MemoryService, through: &str) -> Result<(), Failed> {
+    match coffee(memory).await {
+        Ok(1) => Ok(()),
+        Ok(n) => {
+            Err(format!("{through} found {n} memories of the acknowledged write, not 1").into())
+        }
+        Err(err) => Err(format!("{through} could not search: {err}").into()),
+    }
+}
+
+/// The repository's root: the nearest folder above the test's crate with `servers/`.
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .find(|dir| dir.join("servers/restart.sh").is_file())
+        .expect("the test's crate is inside the repository, which has servers/restart.sh")
+        .to_path_buf()
+}
+
 /// Runs `servers/<script>` of the repository with `args`, failing with its output.
 pub fn servers_script(script: &str, args: &[&str]) -> Result<(), Failed> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../servers")
-        .join(script);
+    let path = repository().join("servers").join(script);
     let output = Command::new("bash")
         .arg(&path)
         .args(args)
