@@ -7,12 +7,14 @@
 #   bash servers/start.sh && set -a && . target/servers/env && set +a
 #   MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS=1 RUNS=10 bash .ci/soak.sh
 #
+# PACKAGES (default `--workspace`) narrows what runs, for example PACKAGES="-p memory-sqlite-fts5".
+#
 # Each run starts twice as many busy loops as cores (each ended by `timeout` after HOG_SECONDS,
 # default 3600, at the latest, and stopped when the run ends) and runs the tests with
 # `--no-fail-fast -- --nocapture`, so that every failure is counted and the timing tests' own
 # lines (the delay they measured, how late the harness's timers ran) are in the log. Per run it
 # prints the commit, the exit status, the passed, failed and ignored counts summed over every
-# test binary, the minutes taken, the load average at the end, and the timing tests' lines;
+# test binary, the seconds taken, the load average at the end, and the timing tests' lines;
 # everything goes to target/soak/run-N.log. It exits 1 when any run failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,13 +33,14 @@ for run in $(seq "$runs"); do
   done
   log="$out/run-$run.log"
   started=$SECONDS
-  cargo test --locked --workspace --no-fail-fast -- --nocapture >"$log" 2>&1
+  # shellcheck disable=SC2086 # PACKAGES is a list of cargo arguments
+  cargo test --locked ${PACKAGES:---workspace} --no-fail-fast -- --nocapture >"$log" 2>&1
   status=$?
   for pid in "${hogs[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null
   counts="$(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;?$/) p += $i; if ($(i+1) ~ /^failed;?$/) f += $i; if ($(i+1) ~ /^ignored;?$/) g += $i } }
     END { printf "%d passed, %d failed, %d ignored", p, f, g }' "$log")"
-  echo "run $run of $runs, commit $(git rev-parse --short HEAD), $(( $(nproc) * 2 )) busy loops on $(nproc) cores: exit $status, $counts, $(( (SECONDS - started) / 60 )) min, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "run $run of $runs (cargo test ${PACKAGES:---workspace}), commit $(git rev-parse --short HEAD), $(( $(nproc) * 2 )) busy loops on $(nproc) cores: exit $status, $counts, $((SECONDS - started)) s, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
   grep -E "^delayed writes:|timers ran up to|scheduling delay was allowed" "$log" | sort | uniq -c | sort -rn | head -5 | sed 's/^/    /'
   [ "$status" -eq 0 ] || failed_runs=$((failed_runs + 1))
 done
