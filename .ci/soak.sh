@@ -24,9 +24,17 @@ hog_seconds="${HOG_SECONDS:-3600}"
 out=target/soak
 mkdir -p "$out"
 failed_runs=0
+hogs=()
+# The busy loops end with the run, and with this script however it ends (Ctrl-C included).
+stop_hogs() {
+  for pid in "${hogs[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null
+  hogs=()
+}
+trap stop_hogs EXIT
+trap 'exit 130' INT TERM
 
 for run in $(seq "$runs"); do
-  hogs=()
   for _ in $(seq $(( $(nproc) * 2 ))); do
     timeout "$hog_seconds" sh -c 'while :; do :; done' &
     hogs+=("$!")
@@ -36,8 +44,7 @@ for run in $(seq "$runs"); do
   # shellcheck disable=SC2086 # PACKAGES is a list of cargo arguments
   cargo test --locked ${PACKAGES:---workspace} --no-fail-fast -- --nocapture >"$log" 2>&1
   status=$?
-  for pid in "${hogs[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null
+  stop_hogs
   counts="$(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;?$/) p += $i; if ($(i+1) ~ /^failed;?$/) f += $i; if ($(i+1) ~ /^ignored;?$/) g += $i } }
     END { printf "%d passed, %d failed, %d ignored", p, f, g }' "$log")"
   echo "run $run of $runs (cargo test ${PACKAGES:---workspace}), commit $(git rev-parse --short HEAD), $(( $(nproc) * 2 )) busy loops on $(nproc) cores: exit $status, $counts, $((SECONDS - started)) s, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
