@@ -88,11 +88,13 @@ enable-debug-command local
 CONF
 
 # MariaDB, as the user mysql when root. Its root account has no password and answers on the
-# socket only; the gates connect over TCP as memory_conformance.
+# socket only; the gates connect over TCP as memory_conformance. Its temporary files go in a
+# folder of its own: the fault tests restart it from tests whose TMPDIR it cannot write.
+mkdir -p "$mariadb_dir/tmp"
 if [ "$(id -u)" = 0 ]; then
   mariadb_user=mysql
   id "$mariadb_user" >/dev/null 2>&1 || fail "the user $mariadb_user (Debian's mariadb-server creates it) is missing"
-  chown "$mariadb_user" "$mariadb_dir"
+  chown "$mariadb_user" "$mariadb_dir" "$mariadb_dir/tmp"
 else
   mariadb_user="$(id -un)"
 fi
@@ -107,6 +109,7 @@ bind-address = 127.0.0.1
 port = $mariadb_port
 socket = $mariadb_dir/mariadb.sock
 pid-file = $mariadb_dir/mariadb.pid
+tmpdir = $mariadb_dir/tmp
 log-error = $mariadb_dir/mariadb.log
 skip-name-resolve
 character-set-server = utf8mb4

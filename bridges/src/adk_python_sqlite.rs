@@ -16,7 +16,7 @@ static ADK_PYTHON_SQLITE: Bridged = Bridged {
     registry: "PyPI",
     service: "SqliteMemoryService on a database file per store",
     installed,
-    command,
+    command: adk_python_sqlite_command,
     child: &CHILD,
 };
 
@@ -34,6 +34,9 @@ pub fn adk_python_sqlite_gate() -> Gate {
     ADK_PYTHON_SQLITE.gate(Profile::adk_python_sqlite())
 }
 
-fn command() -> Command {
+/// The command of ADK Python's SQLite bridge child, as the gate runs it, for a test that
+/// starts the child itself: with a `TMPDIR` of its own, for instance, since each store's
+/// database file is made in the child's temporary folder.
+pub fn adk_python_sqlite_command() -> Command {
     script_command("sqlite_bridge.py")
 }

@@ -24,5 +24,5 @@ pub use adk_go::adk_go_gate;
 pub use adk_java::adk_java_gate;
 pub use adk_js::adk_js_gate;
 pub use adk_python::adk_python_gate;
-pub use adk_python_sqlite::adk_python_sqlite_gate;
+pub use adk_python_sqlite::{adk_python_sqlite_command, adk_python_sqlite_gate};
 pub use launch::BRIDGES_DIR_VAR;

@@ -22,12 +22,31 @@ fn diagnose_support(file: &Path, query: &str) -> Output {
     ])
 }
 
-fn temp_file(name: &str, contents: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("memory-conformance-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A file of the temporary folder, named for this process and the test's `name`; removed when
+/// the test is done with it.
+struct TempFile(PathBuf);
+
+impl std::ops::Deref for TempFile {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> TempFile {
+    let path = std::env::temp_dir().join(format!(
+        "memory-conformance-cli-{}-{name}",
+        std::process::id()
+    ));
     std::fs::write(&path, contents).unwrap();
-    path
+    TempFile(path)
 }
 
 const MONDAY: &str = r#"{
@@ -95,7 +114,7 @@ fn diagnose_walks_the_four_checks_from_session_files() {
 fn diagnose_reads_an_array_of_sessions() {
     let file = temp_file(
         "week.json",
-        &format!("[{MONDAY}, {}]", MONDAY.replace("\"42\"", "\"u-42\"")),
+        format!("[{MONDAY}, {}]", MONDAY.replace("\"42\"", "\"u-42\"")),
     );
     let out = diagnose_support(&file, "coffee");
     // The coffee is stored in text under the key; whether it was written to memory, sessions
@@ -262,11 +281,7 @@ fn diagnose_reads_a_log_with_a_bom_utf16_or_a_bad_byte_and_says_so() {
         ("utf16.log", utf16, Some("read as UTF-16 little-endian")),
         ("bad.log", bad, Some("read as UTF-8 with invalid bytes")),
     ] {
-        let path = std::env::temp_dir().join(format!(
-            "memory-conformance-cli-{}-{name}",
-            std::process::id()
-        ));
-        std::fs::write(&path, bytes).unwrap();
+        let path = temp_file(name, bytes);
         let out = run(&["diagnose", "--log", path.to_str().unwrap()]);
         let stdout = text(&out.stdout);
         assert_eq!(

@@ -282,13 +282,30 @@ fn finding_pages() -> Vec<PathBuf> {
     pages
 }
 
-/// Runs the finding's reproduction; fails when what it shows no longer matches the page.
+/// Runs the finding's reproduction; fails when what it shows no longer matches the page. It
+/// runs with a temporary folder of its own, removed afterwards: the packages leave files in
+/// theirs (inspeximus its lock files, Milvus Lite a database its server writes back after the
+/// reproduction removed its folder).
 fn recheck(finding: &Finding, package: &Package) -> Result<(), Failed> {
+    let name = finding
+        .page
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let scratch = std::env::temp_dir().join(format!(
+        "memory-conformance-finding-{}-{name}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&scratch)
+        .map_err(|err| format!("cannot make {}: {err}", scratch.display()))?;
     let mut command = Command::new(package.python());
-    command.arg(&finding.reproduction).current_dir(repository());
-    let output = bridge_env(&mut command)
-        .output()
-        .map_err(|err| format!("cannot run {command:?}: {err}"))?;
+    command
+        .arg(&finding.reproduction)
+        .current_dir(repository())
+        .env("TMPDIR", &scratch);
+    let output = bridge_env(&mut command).output();
+    let _ = std::fs::remove_dir_all(&scratch);
+    let output = output.map_err(|err| format!("cannot run {command:?}: {err}"))?;
     let said = format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),

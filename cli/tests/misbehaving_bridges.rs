@@ -1,7 +1,8 @@
 //! `memory-conformance gate` against bridges that misbehave: interrupted while its bridge
 //! hangs, it closes the child, kills its process group after a grace period, removes its
 //! scratch folder and exits 130; a bridge that dies is one error and exit 2, its stderr redacted
-//! to its shape unless `MEMORY_CONFORMANCE_SHOW_STDERR=1`.
+//! to its shape unless `MEMORY_CONFORMANCE_SHOW_STDERR=1`; and however `gate` or `infer`
+//! ends, no scratch folder remains.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -301,4 +302,78 @@ fn a_bridge_that_dies_shows_its_stderr_verbatim_when_the_user_opts_in() {
         ),
         "the error shows the last stderr lines verbatim:\n{stderr}"
     );
+}
+
+/// `gate` and `infer` remove their bridges' scratch folders however they end: green, with a
+/// failed test, and on a bridge that dies. Each command's process exits with its bridge still
+/// alive, so this is the exit's take-back, not a drop's.
+#[test]
+fn gate_and_infer_leave_no_scratch_folder_however_they_end() {
+    let dir = std::env::temp_dir().join(format!("mc-scratch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/bridge_children/reference_bridge.py")
+        .display()
+        .to_string();
+    let unpinned = dir.join("no-snapshots-here");
+    let exits_early = misbehaving("read -r line; exit 3");
+    let runs: [(&str, Vec<&str>, Vec<&str>, i32); 4] = [
+        (
+            "a green gate",
+            vec!["gate", "--profile", "reference", "--cases", "4"],
+            vec!["python3", &reference],
+            0,
+        ),
+        (
+            "a gate with a failed test (no recall pinned)",
+            vec![
+                "gate",
+                "--profile",
+                "reference",
+                "--cases",
+                "4",
+                "--snapshots",
+                unpinned.to_str().unwrap(),
+            ],
+            vec!["python3", &reference],
+            1,
+        ),
+        (
+            "infer",
+            vec!["infer", "--cases", "2"],
+            vec!["python3", &reference],
+            0,
+        ),
+        (
+            "a gate on a bridge that exits early",
+            vec!["gate", "--profile", "reference", "--cases", "4"],
+            vec!["sh", "-c", &exits_early],
+            2,
+        ),
+    ];
+    for (what, command, bridge, code) in runs {
+        let output = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+            .args(&command)
+            .arg("--")
+            .args(&bridge)
+            .env("TMPDIR", &dir)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(
+            output.status.code(),
+            Some(code),
+            "{what}: {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(
+            leftovers(&dir),
+            Vec::<PathBuf>::new(),
+            "{what} left scratch folders behind (command: memory-conformance {} -- {})",
+            command.join(" "),
+            bridge.join(" ")
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

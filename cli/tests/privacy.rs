@@ -7,7 +7,7 @@ mod support;
 use proptest::prelude::*;
 use serde_json::json;
 
-use support::{run, text};
+use support::{Scratch, run, text};
 
 fn private_word() -> impl Strategy<Value = String> {
     "[a-zA-Z]{12,20}"
@@ -38,8 +38,7 @@ proptest! {
                  "content": {"parts": [{answer: {"name": "lookup", "response": {"r": format!("{} {}", stored[0], stored[2])}}}]}},
             ],
         });
-        let dir = std::env::temp_dir().join(format!("mc-privacy-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = Scratch::new("privacy");
         let file = dir.join(format!("{}.json", stored[3]));
         std::fs::write(&file, session.to_string()).unwrap();
         let file = file.display().to_string();

@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{assert_worked_example, diagnose_json, fixtures, run, text};
+use support::{Scratch, assert_worked_example, diagnose_json, fixtures, run, text};
 
 fn fixture(name: &str) -> String {
     fixtures().join(name).display().to_string()
@@ -226,8 +226,7 @@ fn the_kits_own_tracing_output_plain_and_json() {
 
 #[test]
 fn no_write_lines_at_all_is_check_1() {
-    let dir = std::env::temp_dir().join(format!("mc-logs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("logs");
     let log = dir.join("reads-only.log");
     std::fs::write(
         &log,
@@ -244,8 +243,7 @@ fn a_malformed_file_names_the_json_path() {
     let json = std::fs::read_to_string(fixture("adk-java.after.json")).unwrap();
     let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
     value["events"][2]["content"]["parts"][0]["functionResponse"]["name"] = serde_json::json!(7);
-    let dir = std::env::temp_dir().join(format!("mc-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("bad");
     let file = dir.join("bad.json");
     std::fs::write(&file, value.to_string()).unwrap();
     let out = run(&[

@@ -7,7 +7,10 @@
 //! folder removed. On SIGINT or SIGTERM, once any child was started, the kit closes every
 //! child's stdin (a bridge's request to close), waits up to [`SIGNAL_GRACE`] for the groups to
 //! exit, kills what is left, removes the scratch folders and exits with `128 + signal` (130
-//! for SIGINT, 143 for SIGTERM), as a shell reports a process the signal ended.
+//! for SIGINT, 143 for SIGTERM), as a shell reports a process the signal ended. The process's
+//! exit does the same for every child still held then (a bridge kept in a static, or a command
+//! that returns its exit code with its subject still alive), without marking the kit
+//! interrupted.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -59,6 +62,7 @@ impl Group {
     /// how the signal handler asks it to close.
     pub(crate) fn prepare(hangup: Arc<Notify>) -> std::io::Result<Self> {
         install_signal_handler();
+        install_exit_hook();
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
         let scratch =
             std::env::temp_dir().join(format!("{SCRATCH_PREFIX}{}-{id}", std::process::id()));
@@ -119,6 +123,40 @@ fn group_alive(group: i32) -> bool {
     unsafe { libc::killpg(group, 0) == 0 }
 }
 
+/// Registers, once, [`take_back_at_exit`] to run when the process exits (returning from
+/// `main` or `std::process::exit`, which also run C's `atexit` handlers).
+fn install_exit_hook() {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        // SAFETY: registers a plain `extern "C"` function with no arguments; it runs once, at
+        // exit, on the exiting thread.
+        unsafe {
+            libc::atexit(take_back_at_exit);
+        }
+    });
+}
+
+/// Takes back every child still registered when the process exits, as an interrupt does but
+/// without marking the kit interrupted. Other threads still run during exit (a child's own
+/// thread reaps it), so the registry is only tried for a moment: a thread that exits while
+/// holding it must not hang the exit.
+extern "C" fn take_back_at_exit() {
+    let deadline = Instant::now() + Duration::from_millis(200);
+    loop {
+        match LIVE.try_lock() {
+            Ok(live) => break take_back(&live),
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => {
+                break take_back(&poisoned.into_inner());
+            }
+            Err(std::sync::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Err(std::sync::TryLockError::WouldBlock) => return,
+        }
+    }
+    .finish();
+}
+
 /// Installs, once, a thread that waits for SIGINT or SIGTERM and then takes every child back
 /// and exits.
 fn install_signal_handler() {
@@ -154,29 +192,47 @@ fn install_signal_handler() {
     });
 }
 
-/// Closes every child's stdin, waits up to [`SIGNAL_GRACE`] for their groups to exit, kills
-/// what is left and removes every scratch folder.
+/// Marks the kit interrupted and takes back every child.
 fn take_back_everything() {
     INTERRUPTED.store(true, Ordering::SeqCst);
-    let children: Vec<(Option<i32>, PathBuf)> = live()
-        .iter()
-        .map(|l| {
-            l.hangup.notify_one();
-            (l.group, l.scratch.clone())
-        })
-        .collect();
-    let deadline = Instant::now() + SIGNAL_GRACE;
-    while Instant::now() < deadline
-        && children
-            .iter()
-            .any(|(group, _)| group.is_some_and(group_alive))
-    {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    for (group, scratch) in &children {
-        if let Some(group) = group {
-            kill_group(*group);
+    let children = take_back(&live());
+    children.finish();
+}
+
+/// The children being taken back: each one's group, if it started, and scratch folder.
+struct TakenBack(Vec<(Option<i32>, PathBuf)>);
+
+/// Asks every registered child to close (its stdin is closed) and lists them, so the caller
+/// can release the registry before [`TakenBack::finish`] waits.
+fn take_back(live: &[Live]) -> TakenBack {
+    TakenBack(
+        live.iter()
+            .map(|l| {
+                l.hangup.notify_one();
+                (l.group, l.scratch.clone())
+            })
+            .collect(),
+    )
+}
+
+impl TakenBack {
+    /// Waits up to [`SIGNAL_GRACE`] for the children's groups to exit, kills what is left and
+    /// removes every scratch folder.
+    fn finish(self) {
+        let deadline = Instant::now() + SIGNAL_GRACE;
+        while Instant::now() < deadline
+            && self
+                .0
+                .iter()
+                .any(|(group, _)| group.is_some_and(group_alive))
+        {
+            std::thread::sleep(Duration::from_millis(20));
         }
-        let _ = std::fs::remove_dir_all(scratch);
+        for (group, scratch) in &self.0 {
+            if let Some(group) = group {
+                kill_group(*group);
+            }
+            let _ = std::fs::remove_dir_all(scratch);
+        }
     }
 }

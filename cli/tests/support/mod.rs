@@ -132,3 +132,31 @@ fn ask(
     args.extend_from_slice(extra);
     diagnose_json(&args)
 }
+
+/// A fresh folder of the temporary directory for one test, named for the test and this
+/// process; removed, with what it holds, when the test is done with it (passing or not).
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// Makes the folder `mc-<name>-<pid>`, emptied if an earlier run left it.
+    pub fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("mc-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder in the temporary directory");
+        Self(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
