@@ -2,10 +2,10 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
-use support::{run, text};
+use support::{Scratch, run, text};
 
 /// `diagnose` of `query` under support/u-42 in the session file `file`.
 fn diagnose_support(file: &Path, query: &str) -> Output {
@@ -20,33 +20,6 @@ fn diagnose_support(file: &Path, query: &str) -> Output {
         "--query",
         query,
     ])
-}
-
-/// A file of the temporary folder, named for this process and the test's `name`; removed when
-/// the test is done with it.
-struct TempFile(PathBuf);
-
-impl std::ops::Deref for TempFile {
-    type Target = Path;
-
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> TempFile {
-    let path = std::env::temp_dir().join(format!(
-        "memory-conformance-cli-{}-{name}",
-        std::process::id()
-    ));
-    std::fs::write(&path, contents).unwrap();
-    TempFile(path)
 }
 
 const MONDAY: &str = r#"{
@@ -78,7 +51,8 @@ fn explain_names_every_dead_token_and_why() {
 
 #[test]
 fn diagnose_walks_the_four_checks_from_session_files() {
-    let file = temp_file("monday.json", MONDAY);
+    let dir = Scratch::new("cli-four-checks");
+    let file = dir.file("monday.json", MONDAY);
     let out = diagnose_support(&file, "coffee?");
     assert_eq!(
         out.status.code(),
@@ -112,7 +86,8 @@ fn diagnose_walks_the_four_checks_from_session_files() {
 
 #[test]
 fn diagnose_reads_an_array_of_sessions() {
-    let file = temp_file(
+    let dir = Scratch::new("cli-array");
+    let file = dir.file(
         "week.json",
         format!("[{MONDAY}, {}]", MONDAY.replace("\"42\"", "\"u-42\"")),
     );
@@ -145,6 +120,7 @@ fn assert_clean_error(out: &Output, expected: &[&str]) {
 
 #[test]
 fn bad_session_files_get_a_one_line_error_naming_file_and_field() {
+    let dir = Scratch::new("cli-bad-files");
     let args = |file: &str| {
         run(&[
             "diagnose",
@@ -165,13 +141,13 @@ fn bad_session_files_get_a_one_line_error_naming_file_and_field() {
         &["cannot read", "no-such-file.json", "No such file"],
     );
 
-    let invalid = temp_file("invalid.json", "{\"id\": ");
+    let invalid = dir.file("invalid.json", "{\"id\": ");
     assert_clean_error(
         &args(invalid.to_str().unwrap()),
         &["invalid.json: not valid JSON", "line 1, column 7"],
     );
 
-    let no_user = temp_file(
+    let no_user = dir.file(
         "no-user.json",
         r#"{"id": "s", "app_name": "a", "events": []}"#,
     );
@@ -182,7 +158,7 @@ fn bad_session_files_get_a_one_line_error_naming_file_and_field() {
         ],
     );
 
-    let bad_time = temp_file(
+    let bad_time = dir.file(
         "bad-time.json",
         r#"{"id": "s", "app_name": "a", "user_id": "u", "events": [{"id": "e", "author": "u", "timestamp": "yesterday"}]}"#,
     );
@@ -238,11 +214,12 @@ fn help_reads_well() {
 
 #[test]
 fn diagnose_with_nothing_to_judge_says_so() {
-    let empty = temp_file("none.json", "[]");
+    let dir = Scratch::new("cli-nothing");
+    let empty = dir.file("none.json", "[]");
     let out = run(&["diagnose", "--session", empty.to_str().unwrap()]);
     assert_clean_error(&out, &["nothing to judge: the sources hold no session"]);
     // What list_sessions returns: sessions without their events.
-    let listed = temp_file(
+    let listed = dir.file(
         "listed.json",
         r#"{"sessions": [{"id": "monday", "appName": "support", "userId": "u-42", "state": {}, "events": [], "lastUpdateTime": 1767225601.2}]}"#,
     );
@@ -255,7 +232,8 @@ fn diagnose_with_nothing_to_judge_says_so() {
 
 #[test]
 fn diagnose_without_any_search_says_none_was_made() {
-    let file = temp_file("monday-only.json", MONDAY);
+    let dir = Scratch::new("cli-no-search");
+    let file = dir.file("monday-only.json", MONDAY);
     let out = run(&["diagnose", "--session", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -267,6 +245,7 @@ fn diagnose_without_any_search_says_none_was_made() {
 
 #[test]
 fn diagnose_reads_a_log_with_a_bom_utf16_or_a_bad_byte_and_says_so() {
+    let dir = Scratch::new("cli-encodings");
     let lines = "memory.write key=support/42 session=monday events=2 textEvents=1\n\
                  memory.query q=coffee preference? dead=[preference?]\n\
                  memory.search key=support/u-42 tokens=2 hits=0 ms=3\n";
@@ -281,7 +260,7 @@ fn diagnose_reads_a_log_with_a_bom_utf16_or_a_bad_byte_and_says_so() {
         ("utf16.log", utf16, Some("read as UTF-16 little-endian")),
         ("bad.log", bad, Some("read as UTF-8 with invalid bytes")),
     ] {
-        let path = temp_file(name, bytes);
+        let path = dir.file(name, bytes);
         let out = run(&["diagnose", "--log", path.to_str().unwrap()]);
         let stdout = text(&out.stdout);
         assert_eq!(

@@ -145,6 +145,13 @@ impl Scratch {
         std::fs::create_dir_all(&dir).expect("a scratch folder in the temporary directory");
         Self(dir)
     }
+
+    /// Writes `contents` to the file `name` in the folder; its path.
+    pub fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("a file in the scratch folder");
+        path
+    }
 }
 
 impl std::ops::Deref for Scratch {
