@@ -174,9 +174,13 @@ const MISBEHAVIOURS: [(&str, &str, &str); 6] = [
 
 /// `gate` and `infer` against each misbehaving bridge exit 2 with one error naming what went
 /// wrong, never a panic, a failure per test, or the child's whole stderr; what stderr they
-/// show is redacted to its shape and says how to see it verbatim.
+/// show is redacted to its shape and says how to see it verbatim; and they leave no scratch
+/// folder.
 #[test]
 fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
+    let dir = std::env::temp_dir().join(format!("mc-misbehaving-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
     let mut problems = Vec::new();
     for (what, after_hello, says) in MISBEHAVIOURS {
         let timeout = if what == "sleeps forever" { "1" } else { "600" };
@@ -197,10 +201,21 @@ fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
                 .arg("--")
                 .args(["sh", "-c", &misbehaving(after_hello)])
                 .env_remove(memory_conformance::process::SHOW_STDERR)
+                .env("TMPDIR", &dir)
                 .output()
                 .expect("the binary runs");
             let stdout = String::from_utf8_lossy(&output.stdout);
             let stderr = String::from_utf8_lossy(&output.stderr);
+            let left = leftovers(&dir);
+            if !left.is_empty() {
+                problems.push(format!(
+                    "{} on a bridge that {what} left scratch folders behind: {left:?}",
+                    command[0]
+                ));
+                for folder in left {
+                    let _ = std::fs::remove_dir_all(folder);
+                }
+            }
             let errors = stderr.matches("the bridge stopped working").count();
             if output.status.code() != Some(2)
                 || errors != 1
@@ -225,6 +240,7 @@ fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 

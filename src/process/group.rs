@@ -102,10 +102,13 @@ impl Group {
 }
 
 impl Drop for Group {
+    /// The folder goes before the registry's entry: a process that exits meanwhile then finds
+    /// the entry and removes the folder itself, instead of ending while the folder is half
+    /// removed and no longer registered.
     fn drop(&mut self) {
         self.kill();
-        live().retain(|l| l.id != self.id);
         let _ = std::fs::remove_dir_all(&self.scratch);
+        live().retain(|l| l.id != self.id);
     }
 }
 
@@ -117,10 +120,33 @@ fn kill_group(group: i32) {
     }
 }
 
-/// Whether any process of `group` is left (zombies included, until reaped).
+/// Whether any process of `group` is still running. A zombie counts as gone: a killed
+/// grandchild stays one until the system's init reaps it, which can take seconds, and it can
+/// no longer write anything. Without `/proc`, any process of the group counts, zombies too.
 fn group_alive(group: i32) -> bool {
     // SAFETY: signal 0 sends nothing; it only checks that the group exists.
-    unsafe { libc::killpg(group, 0) == 0 }
+    if unsafe { libc::killpg(group, 0) } != 0 {
+        return false;
+    }
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return true;
+    };
+    processes.filter_map(Result::ok).any(|process| {
+        std::fs::read_to_string(process.path().join("stat"))
+            .is_ok_and(|stat| running_in(&stat, group))
+    })
+}
+
+/// Whether `/proc/<pid>/stat` is of a process in `group` that is not a zombie: after the
+/// command's name, in parentheses, come its state, its parent's pid and its group.
+fn running_in(stat: &str, group: i32) -> bool {
+    let Some((_, rest)) = stat.rsplit_once(')') else {
+        return false;
+    };
+    let mut fields = rest.split_whitespace();
+    let state = fields.next();
+    let pgrp = fields.nth(1).and_then(|field| field.parse::<i32>().ok());
+    pgrp == Some(group) && state != Some("Z")
 }
 
 /// Registers, once, [`take_back_at_exit`] to run when the process exits (returning from
@@ -138,10 +164,10 @@ fn install_exit_hook() {
 
 /// Takes back every child still registered when the process exits, as an interrupt does but
 /// without marking the kit interrupted. Other threads still run during exit (a child's own
-/// thread reaps it), so the registry is only tried for a moment: a thread that exits while
-/// holding it must not hang the exit.
+/// thread reaps it, and may hold the registry for a moment), so the registry is tried for up
+/// to [`SIGNAL_GRACE`], not waited for: the exit must not hang on it.
 extern "C" fn take_back_at_exit() {
-    let deadline = Instant::now() + Duration::from_millis(200);
+    let deadline = Instant::now() + SIGNAL_GRACE;
     loop {
         match LIVE.try_lock() {
             Ok(live) => break take_back(&live),
@@ -234,5 +260,23 @@ impl TakenBack {
             }
             let _ = std::fs::remove_dir_all(scratch);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::running_in;
+
+    #[test]
+    fn a_stat_line_is_read_after_the_last_parenthesis_and_zombies_are_not_running() {
+        let sleeping = "4242 (sleep) S 4200 4200 4200 0 -1 4194560 95 0 0 0";
+        assert!(running_in(sleeping, 4200));
+        assert!(!running_in(sleeping, 4242), "the pid is not the group");
+        let odd_name = "4243 (a) b (S 1 2) R 4200 4201 4200 0";
+        assert!(running_in(odd_name, 4201));
+        assert!(!running_in(odd_name, 2));
+        let zombie = "4244 (sleep) Z 1 4200 4200 0 -1";
+        assert!(!running_in(zombie, 4200));
+        assert!(!running_in("garbage", 4200));
     }
 }
