@@ -9,7 +9,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use memory_conformance::conformance::{Gate, Subject};
+use memory_conformance::conformance::{DEFAULT_OP_TIMEOUT, Gate, Subject};
 use memory_conformance::process::ProcessBridge;
 use memory_conformance::profile::Profile;
 use memory_conformance::{Event, MemoryError, MemoryService, Session};
@@ -240,17 +240,39 @@ async fn a_child_that_never_answers_times_out_and_is_stopped() {
     assert!(!again.contains("request 3"), "{again}");
 }
 
+/// `hello` waits for the child to start, which is not a call of the backend: it gets at least
+/// `DEFAULT_OP_TIMEOUT` (20 s), however short the per-call timeout.
 #[tokio::test]
-async fn a_child_that_never_shakes_hands_times_out() {
+async fn a_child_that_never_shakes_hands_times_out_after_the_start_allowance() {
     let child = sh(r#"echo "importing google.adk..." >&2; while read -r line; do :; done"#);
+    let started = Instant::now();
     let error = message(ProcessBridge::spawn_with_timeout(child, Duration::from_millis(300)).await);
+    assert!(started.elapsed() >= DEFAULT_OP_TIMEOUT, "{error}");
     assert_contains(
         &error,
         &[
-            "did not answer request 1 (hello) within 300ms",
+            "did not answer request 1 (hello) within 20s",
             "  | <letters:9> <letters:6>.<letters:3>...",
         ],
     );
+}
+
+/// A child that takes longer to start than the per-call timeout (an interpreter importing its
+/// package on a busy machine) still shakes hands; its calls then get the per-call timeout.
+#[tokio::test]
+async fn a_child_slower_to_start_than_the_per_call_timeout_shakes_hands() {
+    let child = sh(r#"
+        sleep 1
+        read -r line
+        printf '{"id":%s,"ok":true,"protocol":1,"backend":"slow-start","version":"0"}\n' "$(id_of "$line")"
+        while read -r line; do :; done
+    "#);
+    let bridge = ProcessBridge::spawn_with_timeout(child, Duration::from_millis(300))
+        .await
+        .expect("the start is not bounded by the per-call timeout");
+    assert_eq!(bridge.backend(), "slow-start");
+    let error = message(bridge.store("case-1").await);
+    assert_contains(&error, &["did not answer request 2 (reset) within 300ms"]);
 }
 
 #[tokio::test]

@@ -73,7 +73,8 @@ impl ProcessBridge {
         Self::spawn_with_timeout(command, DEFAULT_OP_TIMEOUT).await
     }
 
-    /// Like [`spawn`](Self::spawn), with `timeout` for every request, `hello` included.
+    /// Like [`spawn`](Self::spawn), with `timeout` for every request; `hello`, which waits for
+    /// the child to start, gets at least [`DEFAULT_OP_TIMEOUT`], however short `timeout` is.
     pub async fn spawn_with_timeout(
         command: Command,
         timeout: Duration,

@@ -19,6 +19,7 @@ use super::group::{Group, interrupted};
 use super::protocol::{self, Op, Reply};
 use super::tail::StderrTail;
 use crate::MemoryError;
+use crate::conformance::DEFAULT_OP_TIMEOUT;
 use crate::conformance::late_timer::{self, Overrun};
 
 /// How long a child that closed its stdout gets to exit, and a child whose stdin was closed
@@ -28,6 +29,10 @@ const EXIT_GRACE: Duration = Duration::from_secs(2);
 const STDERR_SETTLE: Duration = Duration::from_millis(200);
 /// One turn of the stderr reader, when an error waits for it to catch up.
 const STDERR_TURN: Duration = Duration::from_millis(10);
+/// How long a child gets, at least, to start and answer `hello`: its start-up (an interpreter
+/// importing its package, a JVM warming up) is not a call of the backend, and on a busy machine
+/// it can take longer than a short per-call timeout meant for the backend's calls.
+const START_TIMEOUT: Duration = DEFAULT_OP_TIMEOUT;
 /// The longest protocol line the kit reads; a longer one breaks the connection unread.
 pub(crate) const MAX_LINE_BYTES: usize = 16 << 20;
 
@@ -503,13 +508,12 @@ impl Core {
             return false;
         }
         let core = Arc::clone(self);
+        let timeout = self.timeout_for(op);
         // Aborted when the answer comes; a timer that fired late allows the child that much
         // more, once (the machine was busy, not necessarily the child slow).
         let timer = tokio::spawn(async move {
-            if let Err(overrun) =
-                late_timer::within(core.timeout, std::future::pending::<()>()).await
-            {
-                core.time_out(id, op, overrun);
+            if let Err(overrun) = late_timer::within(timeout, std::future::pending::<()>()).await {
+                core.time_out(id, op, timeout, overrun);
             }
         });
         state.pending.insert(
@@ -523,11 +527,19 @@ impl Core {
         true
     }
 
-    fn time_out(&self, id: u64, op: &'static str, overrun: Overrun) {
+    /// The time `op` gets: the per-call timeout, and for `hello` at least [`START_TIMEOUT`].
+    fn timeout_for(&self, op: &str) -> Duration {
+        if op == Op::HELLO {
+            self.timeout.max(START_TIMEOUT)
+        } else {
+            self.timeout
+        }
+    }
+
+    fn time_out(&self, id: u64, op: &'static str, timeout: Duration, overrun: Overrun) {
         if self.lock().pending.contains_key(&id) {
             self.break_with(format!(
-                "did not answer request {id} ({op}) within {:?}, so it was stopped ({overrun})",
-                self.timeout
+                "did not answer request {id} ({op}) within {timeout:?}, so it was stopped ({overrun})"
             ));
         }
     }

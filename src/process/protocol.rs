@@ -77,10 +77,13 @@ pub(crate) enum Op<'a> {
 }
 
 impl Op<'_> {
+    /// The handshake's name, as on the wire.
+    pub(crate) const HELLO: &'static str = "hello";
+
     /// The operation's name, as on the wire.
     pub(crate) fn name(&self) -> &'static str {
         match self {
-            Self::Hello { .. } => "hello",
+            Self::Hello { .. } => Self::HELLO,
             Self::Reset { .. } => "reset",
             Self::Open { .. } => "open",
             Self::Add { .. } => "add",
