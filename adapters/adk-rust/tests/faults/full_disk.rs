@@ -14,6 +14,7 @@ use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use memory_conformance::conformance::REQUIRE_ALL_BACKENDS;
@@ -199,10 +200,31 @@ impl SmallDisk {
 }
 
 impl Drop for SmallDisk {
+    /// Something can still hold the disk for a moment (a bridge child exits up to two seconds
+    /// after its last handle is dropped, and a busy machine makes that longer): the unmount is
+    /// retried for up to 10 s, then done lazily (detached at once, freed when the last file on
+    /// it is closed), so no mount is left behind.
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.dir).status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !unmount(&self.dir, false) {
+            if Instant::now() >= deadline {
+                unmount(&self.dir, true);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
         let _ = std::fs::remove_dir(&self.dir);
     }
+}
+
+/// `umount DIR` (with `--lazy` if `lazy`); whether it succeeded.
+fn unmount(dir: &Path, lazy: bool) -> bool {
+    Command::new("umount")
+        .args(lazy.then_some("--lazy"))
+        .arg(dir)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
 }
 
 /// `mount ARGS tmpfs DIR`, failing with what `mount` wrote.
