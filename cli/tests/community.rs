@@ -292,19 +292,14 @@ fn recheck(finding: &Finding, package: &Package) -> Result<(), Failed> {
         .file_stem()
         .map(|stem| stem.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let scratch = std::env::temp_dir().join(format!(
-        "memory-conformance-finding-{}-{name}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&scratch)
-        .map_err(|err| format!("cannot make {}: {err}", scratch.display()))?;
+    let scratch = support::Scratch::new(&format!("finding-{name}"));
     let mut command = Command::new(package.python());
     command
         .arg(&finding.reproduction)
         .current_dir(repository())
-        .env("TMPDIR", &scratch);
+        .env("TMPDIR", &*scratch);
     let output = bridge_env(&mut command).output();
-    let _ = std::fs::remove_dir_all(&scratch);
+    drop(scratch);
     let output = output.map_err(|err| format!("cannot run {command:?}: {err}"))?;
     let said = format!(
         "{}{}",

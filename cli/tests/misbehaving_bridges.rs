@@ -4,9 +4,13 @@
 //! to its shape unless `MEMORY_CONFORMANCE_SHOW_STDERR=1`; and however `gate` or `infer`
 //! ends, no scratch folder remains.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use support::Scratch;
 
 /// A bridge that shakes hands, starts a helper, says who it and the helper are, then hangs
 /// on its first request: it never reads again and ignores SIGINT and SIGTERM.
@@ -62,9 +66,7 @@ fn leftovers(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn an_interrupted_gate_leaves_no_process_and_no_scratch_folder() {
-    let dir = std::env::temp_dir().join(format!("mc-interrupt-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("interrupt");
     let report = dir.join("bridge.pids");
     let mut gate = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
         .args([
@@ -76,7 +78,7 @@ fn an_interrupted_gate_leaves_no_process_and_no_scratch_folder() {
             "--",
         ])
         .args(["sh", "-c", HUNG_BRIDGE])
-        .env("TMPDIR", &dir)
+        .env("TMPDIR", &*dir)
         .env("REPORT", &report)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -94,7 +96,7 @@ fn an_interrupted_gate_leaves_no_process_and_no_scratch_folder() {
     };
     assert!(running(bridge) && running(helper));
     assert!(
-        Path::new(scratch).starts_with(&dir) && Path::new(scratch).is_dir(),
+        Path::new(scratch).starts_with(&*dir) && Path::new(scratch).is_dir(),
         "the bridge's TMPDIR is a scratch folder of the kit's: {scratch}"
     );
     let interrupted = Command::new("kill")
@@ -121,7 +123,6 @@ fn an_interrupted_gate_leaves_no_process_and_no_scratch_folder() {
         Vec::<PathBuf>::new(),
         "scratch folders left"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Shakes hands as protocol 1, then runs the misbehaviour.
@@ -178,9 +179,7 @@ const MISBEHAVIOURS: [(&str, &str, &str); 6] = [
 /// folder.
 #[test]
 fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
-    let dir = std::env::temp_dir().join(format!("mc-misbehaving-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("misbehaving");
     let mut problems = Vec::new();
     for (what, after_hello, says) in MISBEHAVIOURS {
         let timeout = if what == "sleeps forever" { "1" } else { "600" };
@@ -201,7 +200,7 @@ fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
                 .arg("--")
                 .args(["sh", "-c", &misbehaving(after_hello)])
                 .env_remove(memory_conformance::process::SHOW_STDERR)
-                .env("TMPDIR", &dir)
+                .env("TMPDIR", &*dir)
                 .output()
                 .expect("the binary runs");
             let stdout = String::from_utf8_lossy(&output.stdout);
@@ -240,7 +239,6 @@ fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 
@@ -325,9 +323,7 @@ fn a_bridge_that_dies_shows_its_stderr_verbatim_when_the_user_opts_in() {
 /// alive, so this is the exit's take-back, not a drop's.
 #[test]
 fn gate_and_infer_leave_no_scratch_folder_however_they_end() {
-    let dir = std::env::temp_dir().join(format!("mc-scratch-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("scratch");
     let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/bridge_children/reference_bridge.py")
         .display()
@@ -373,7 +369,7 @@ fn gate_and_infer_leave_no_scratch_folder_however_they_end() {
             .args(&command)
             .arg("--")
             .args(&bridge)
-            .env("TMPDIR", &dir)
+            .env("TMPDIR", &*dir)
             .output()
             .expect("the binary runs");
         assert_eq!(
@@ -391,5 +387,4 @@ fn gate_and_infer_leave_no_scratch_folder_however_they_end() {
             bridge.join(" ")
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

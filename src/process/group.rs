@@ -10,7 +10,8 @@
 //! for SIGINT, 143 for SIGTERM), as a shell reports a process the signal ended. The process's
 //! exit does the same for every child still held then (a bridge kept in a static, or a command
 //! that returns its exit code with its subject still alive), without marking the kit
-//! interrupted.
+//! interrupted. Once either take-back began, no scratch folder is made and a child that
+//! starts anyway is killed at once: nothing would be left to remove it.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,9 +35,65 @@ struct Live {
     hangup: Arc<Notify>,
 }
 
-static LIVE: Mutex<Vec<Live>> = Mutex::new(Vec::new());
+/// The children the kit holds, and whether it has begun taking them back for good.
+struct Registry {
+    children: Vec<Live>,
+    /// Set, for the rest of the process, when an interrupt or the exit takes the children back:
+    /// no scratch folder is made and no child is kept after that.
+    closed: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry::new());
 static NEXT: AtomicU64 = AtomicU64::new(1);
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+impl Registry {
+    const fn new() -> Self {
+        Self {
+            children: Vec::new(),
+            closed: false,
+        }
+    }
+
+    /// Makes the scratch folder and registers the child, in one step under the registry's
+    /// lock: a take-back either finds both or comes first, and then this refuses, so no folder
+    /// is made that nobody will remove. The error says the kit is exiting.
+    fn register(&mut self, live: Live) -> std::io::Result<()> {
+        if self.closed {
+            return Err(std::io::Error::other(
+                "the kit is exiting (interrupted, or its process is ending): no bridge child \
+                 is started now",
+            ));
+        }
+        std::fs::create_dir_all(&live.scratch)?;
+        self.children.push(live);
+        Ok(())
+    }
+
+    /// Notes child `id`'s group; false once the registry is closed, when the caller must kill
+    /// the group itself (the take-back did not know it).
+    fn started(&mut self, id: u64, group: Option<i32>) -> bool {
+        if let Some(entry) = self.children.iter_mut().find(|l| l.id == id) {
+            entry.group = group;
+        }
+        !self.closed
+    }
+
+    /// Closes the registry, asks every child to close (its stdin is closed) and lists them, so
+    /// the caller can release the registry before [`TakenBack::finish`] waits.
+    fn take_back(&mut self) -> TakenBack {
+        self.closed = true;
+        TakenBack(
+            self.children
+                .iter()
+                .map(|l| {
+                    l.hangup.notify_one();
+                    (l.group, l.scratch.clone())
+                })
+                .collect(),
+        )
+    }
+}
 
 /// Whether the kit was interrupted and is taking its children back before it exits: calls to
 /// a child then wait for the exit instead of failing, so no caller reports the children it
@@ -45,8 +102,8 @@ pub(crate) fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
-fn live() -> std::sync::MutexGuard<'static, Vec<Live>> {
-    LIVE.lock().unwrap_or_else(PoisonError::into_inner)
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A child's place in the registry: its scratch folder, and its group once it started.
@@ -59,20 +116,19 @@ pub(crate) struct Group {
 
 impl Group {
     /// Makes the scratch folder and registers a child to be started with it; `hangup` is
-    /// how the signal handler asks it to close.
+    /// how the signal handler asks it to close. Fails once the kit is exiting.
     pub(crate) fn prepare(hangup: Arc<Notify>) -> std::io::Result<Self> {
         install_signal_handler();
         install_exit_hook();
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
         let scratch =
             std::env::temp_dir().join(format!("{SCRATCH_PREFIX}{}-{id}", std::process::id()));
-        std::fs::create_dir_all(&scratch)?;
-        live().push(Live {
+        registry().register(Live {
             id,
             group: None,
             scratch: scratch.clone(),
             hangup,
-        });
+        })?;
         Ok(Self {
             id,
             scratch,
@@ -85,11 +141,12 @@ impl Group {
         &self.scratch
     }
 
-    /// Notes the started child's pid, which is its process group.
+    /// Notes the started child's pid, which is its process group. If the kit began exiting
+    /// while the child started, the group is killed at once.
     pub(crate) fn started(&mut self, pid: Option<u32>) {
         self.leader = pid.and_then(|pid| i32::try_from(pid).ok());
-        if let Some(entry) = live().iter_mut().find(|l| l.id == self.id) {
-            entry.group = self.leader;
+        if !registry().started(self.id, self.leader) {
+            self.kill();
         }
     }
 
@@ -108,7 +165,7 @@ impl Drop for Group {
     fn drop(&mut self) {
         self.kill();
         let _ = std::fs::remove_dir_all(&self.scratch);
-        live().retain(|l| l.id != self.id);
+        registry().children.retain(|l| l.id != self.id);
     }
 }
 
@@ -169,10 +226,10 @@ fn install_exit_hook() {
 extern "C" fn take_back_at_exit() {
     let deadline = Instant::now() + SIGNAL_GRACE;
     loop {
-        match LIVE.try_lock() {
-            Ok(live) => break take_back(&live),
+        match REGISTRY.try_lock() {
+            Ok(mut registry) => break registry.take_back(),
             Err(std::sync::TryLockError::Poisoned(poisoned)) => {
-                break take_back(&poisoned.into_inner());
+                break poisoned.into_inner().take_back();
             }
             Err(std::sync::TryLockError::WouldBlock) if Instant::now() < deadline => {
                 std::thread::sleep(Duration::from_millis(1));
@@ -221,25 +278,12 @@ fn install_signal_handler() {
 /// Marks the kit interrupted and takes back every child.
 fn take_back_everything() {
     INTERRUPTED.store(true, Ordering::SeqCst);
-    let children = take_back(&live());
+    let children = registry().take_back();
     children.finish();
 }
 
 /// The children being taken back: each one's group, if it started, and scratch folder.
 struct TakenBack(Vec<(Option<i32>, PathBuf)>);
-
-/// Asks every registered child to close (its stdin is closed) and lists them, so the caller
-/// can release the registry before [`TakenBack::finish`] waits.
-fn take_back(live: &[Live]) -> TakenBack {
-    TakenBack(
-        live.iter()
-            .map(|l| {
-                l.hangup.notify_one();
-                (l.group, l.scratch.clone())
-            })
-            .collect(),
-    )
-}
 
 impl TakenBack {
     /// Waits up to [`SIGNAL_GRACE`] for the children's groups to exit, kills what is left and
@@ -265,7 +309,47 @@ impl TakenBack {
 
 #[cfg(test)]
 mod tests {
-    use super::running_in;
+    use super::{Live, Registry, SCRATCH_PREFIX, running_in};
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
+    use tokio::sync::Notify;
+
+    #[test]
+    fn once_taken_back_the_registry_makes_no_folder_and_keeps_no_child() {
+        let folder = |name: &str| -> PathBuf {
+            std::env::temp_dir().join(format!(
+                "{SCRATCH_PREFIX}unit-{}-{name}",
+                std::process::id()
+            ))
+        };
+        let live = |id: u64, scratch: &Path| Live {
+            id,
+            group: None,
+            scratch: scratch.to_path_buf(),
+            hangup: Arc::new(Notify::new()),
+        };
+        let (before, after) = (folder("before"), folder("after"));
+        let mut registry = Registry::new();
+        registry.register(live(1, &before)).unwrap();
+        assert!(before.is_dir(), "registering makes the folder");
+        assert!(
+            registry.started(1, None),
+            "an open registry keeps the child"
+        );
+
+        let taken = registry.take_back();
+        assert_eq!(taken.0, [(None, before.clone())]);
+        taken.finish();
+        assert!(!before.exists(), "the take-back removes the folder");
+
+        let refused = registry.register(live(2, &after)).unwrap_err();
+        assert!(refused.to_string().contains("exiting"), "{refused}");
+        assert!(!after.exists(), "no folder is made once taken back");
+        assert!(
+            !registry.started(1, Some(4242)),
+            "a child that starts after the take-back is the caller's to kill"
+        );
+    }
 
     #[test]
     fn a_stat_line_is_read_after_the_last_parenthesis_and_zombies_are_not_running() {
