@@ -23,15 +23,31 @@ def url(base, *, database, scheme="mysql"):
     return urllib.parse.urlunsplit((scheme, parts.netloc, f"/{database}", "", ""))
 
 
-def database(name):
-    """The server's URL for the database `name` (letters, digits and `_`), created when missing."""
+def _run(statement):
+    """Runs `statement` on the server as the URL's user; the rows it returns."""
     parts = urllib.parse.urlsplit(server_url())
     connection = pymysql.connect(host=parts.hostname, port=parts.port or 3306,
                                  user=urllib.parse.unquote(parts.username or ""),
                                  password=urllib.parse.unquote(parts.password or ""), autocommit=True)
     try:
         with connection.cursor() as cursor:
-            cursor.execute(f"CREATE DATABASE IF NOT EXISTS `{name}`")
+            cursor.execute(statement)
+            return cursor.fetchall()
     finally:
         connection.close()
+
+
+def database(name):
+    """The server's URL for the database `name` (letters, digits and `_`), created when missing."""
+    _run(f"CREATE DATABASE IF NOT EXISTS `{name}`")
     return url(server_url(), database=name)
+
+
+def drop_database(name):
+    """Drops the database `name` (letters, digits and `_`), if it exists."""
+    _run(f"DROP DATABASE IF EXISTS `{name}`")
+
+
+def stores():
+    """The databases named as the community gates name a store's (`mc_...`), sorted."""
+    return sorted(row[0] for row in _run(r"SHOW DATABASES LIKE 'mc\_%'"))

@@ -40,3 +40,18 @@ def database(name, setup=""):
         finally:
             admin.execute("SELECT pg_advisory_unlock(%s)", (LOCK,))
     return url(base, database=name)
+
+
+def stores():
+    """The schemas named as the community gates name a store's (`mc_...`), in every database of
+    the server, as `database.schema`, sorted."""
+    base = server_url()
+    with psycopg.connect(base, autocommit=True) as admin:
+        databases = [row[0] for row in admin.execute(
+            "SELECT datname FROM pg_database WHERE datallowconn AND NOT datistemplate ORDER BY datname")]
+    found = []
+    for name in databases:
+        with psycopg.connect(url(base, database=name), autocommit=True) as conn:
+            found += [f"{name}.{row[0]}" for row in conn.execute(
+                r"SELECT nspname FROM pg_namespace WHERE nspname LIKE 'mc\_%' ORDER BY nspname")]
+    return found

@@ -29,6 +29,15 @@ directory, so a reopen and a second instance see what the backend kept there::
 
     serve(lambda storage: SqliteMemoryService(storage / "memory.db"), backend="adk-python-sqlite",
           package="google-adk")
+
+A backend on a server keeps a store's data there, not in the directory: its factory names what
+it makes on the server after the storage (``storage.name`` is unique in the bridge), and
+``serve``'s ``drop`` removes it. ``drop(storage)`` is called when the store is dropped and, for
+every store still held, when the bridge ends, after the store's services are closed; what it
+raises is printed to standard error::
+
+    serve(lambda storage: service_on_schema(f"mc_{RUN}_{storage.name}"), backend="...",
+          drop=lambda storage: drop_schema(f"mc_{RUN}_{storage.name}"))
 """
 import sys
 
@@ -238,7 +247,7 @@ class _Store:
     """One store: its storage directory and its open services, by instance number. The directory
     is made only for a factory that takes it: making and removing one costs more than a call."""
 
-    def __init__(self, root, name, number, takes_storage):
+    def __init__(self, root, name, number, takes_storage, drop):
         self.storage = pathlib.Path(root) / f"store-{number}"
         self.has_storage = takes_storage
         if takes_storage:
@@ -246,6 +255,7 @@ class _Store:
         self.name = name
         self.instances = {}
         self.opened = 0
+        self.drop = drop
 
     async def open(self, factory, takes_storage):
         service = factory(self.storage) if takes_storage else factory()
@@ -257,10 +267,16 @@ class _Store:
         await _close(self.instances.pop(instance, None))
 
     async def forget(self):
-        for instance in list(self.instances):
-            await self.close(instance)
-        if self.has_storage:
-            shutil.rmtree(self.storage, ignore_errors=True)
+        try:
+            for instance in list(self.instances):
+                await self.close(instance)
+            if self.drop is not None:
+                result = self.drop(self.storage)
+                if asyncio.iscoroutine(result):
+                    await result
+        finally:
+            if self.has_storage:
+                shutil.rmtree(self.storage, ignore_errors=True)
 
     def service(self, instance):
         # v1 requests name no instance: the store's only (or first) one.
@@ -274,9 +290,10 @@ class _Store:
 class _Stores:
     """Every store of the bridge, under one temporary directory removed when the bridge ends."""
 
-    def __init__(self, factory):
+    def __init__(self, factory, drop=None):
         self.factory = factory
         self.takes_storage = _takes_storage(factory)
+        self.drop_hook = drop
         self.root = tempfile.TemporaryDirectory(prefix="memory-conformance-bridge-")
         self.stores = {}
         self.made = 0
@@ -288,7 +305,7 @@ class _Stores:
 
     def create(self, name):
         self.made += 1
-        self.stores[name] = _Store(self.root.name, name, self.made, self.takes_storage)
+        self.stores[name] = _Store(self.root.name, name, self.made, self.takes_storage, self.drop_hook)
         return self.stores[name]
 
     async def drop(self, name):
@@ -376,19 +393,21 @@ def _optional(service, name):
     return calling
 
 
-def serve(factory, *, backend, package=None, version=None):
+def serve(factory, *, backend, package=None, version=None, drop=None):
     """Answers protocol requests on standard input until it ends.
 
     ``factory()`` makes a fresh, empty memory service with ADK's ``add_session_to_memory`` and
     ``search_memory``; a factory with one required argument, ``factory(storage)``, makes one on
     the store's storage directory instead (see the module's doc). ``backend`` is the name
     ``hello`` answers with; the version is ``version``, or ``"<package> <installed version>"``
-    when ``package`` names a distribution.
+    when ``package`` names a distribution. ``drop(storage)``, when given, removes what a store's
+    services made outside its directory (on a server), once they are closed: when the store is
+    dropped, and for every store still held when the bridge ends.
     """
     if version is None:
         version = f"{package} {importlib.metadata.version(package)}" if package else "unknown"
     hello = {"backend": backend, "version": version}
-    stores = _Stores(factory)
+    stores = _Stores(factory, drop)
     loop = asyncio.new_event_loop()
     for line in sys.stdin:
         try:
@@ -412,5 +431,8 @@ def serve(factory, *, backend, package=None, version=None):
         PROTOCOL.flush()
     # The kit closed standard input: release every service, then every store's storage.
     for name in list(stores.stores):
-        loop.run_until_complete(stores.drop(name))
+        try:
+            loop.run_until_complete(stores.drop(name))
+        except Exception:  # one store's failure leaves the others to be released
+            traceback.print_exc()
     stores.root.cleanup()

@@ -38,6 +38,41 @@ impl Package {
         self.dir.join(".venv/bin/python")
     }
 
+    /// The servers its `servers.txt` names, one environment variable a line (none without it).
+    fn servers(&self) -> Vec<String> {
+        std::fs::read_to_string(self.dir.join("servers.txt"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+            .map(String::from)
+            .collect()
+    }
+
+    /// What the community gates' stores left on the package's servers, one `<server>: <name>`
+    /// a line (`community/leftovers.py`, run with the package's Python).
+    fn leftovers(&self) -> Result<Vec<String>, Failed> {
+        let mut command = Command::new(self.python());
+        command
+            .arg(repository().join("community/leftovers.py"))
+            .args(self.servers());
+        let output = bridge_env(&mut command)
+            .output()
+            .map_err(|err| format!("cannot run {command:?}: {err}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "{command:?} failed ({}): {}",
+                output.status,
+                String::from_utf8_lossy(&output.stderr)
+            )
+            .into());
+        }
+        Ok(String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(String::from)
+            .collect())
+    }
+
     /// Ok when `community/install.sh` installed the package's current pins and every server
     /// its `servers.txt` names (one environment variable a line) is set, in the environment or
     /// in `target/servers/env`.
@@ -48,18 +83,13 @@ impl Package {
                 self.name, self.name, self.name
             ));
         }
-        let servers = std::fs::read_to_string(self.dir.join("servers.txt")).unwrap_or_default();
         let started =
             std::fs::read_to_string(repository().join("target/servers/env")).unwrap_or_default();
-        for variable in servers
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        {
+        for variable in self.servers() {
             let in_file = started
                 .lines()
                 .any(|line| line.starts_with(&format!("{variable}=")));
-            if std::env::var_os(variable).is_none() && !in_file {
+            if std::env::var_os(&variable).is_none() && !in_file {
                 return Err(format!(
                     "{} needs the server of {variable}: run `bash servers/install.sh && bash servers/start.sh`",
                     self.name
@@ -103,8 +133,10 @@ fn bridge_env(command: &mut Command) -> &mut Command {
 const UPDATE: &str = "MEMORY_CONFORMANCE_UPDATE_COMMUNITY";
 
 /// Gates the package's bridge under its profile; fails unless every test passed (known
-/// violations as declared), or when the package's `VERDICTS.md` is not what the gate shows.
+/// violations as declared), when the package's `VERDICTS.md` is not what the gate shows, or
+/// when the gate left a store's schema or database on the package's servers.
 fn gate(package: &Package) -> Result<(), Failed> {
+    let before = package.leftovers()?;
     let profile = package.dir.join("profile.toml");
     let mut command = Command::new(env!("CARGO_BIN_EXE_memory-conformance"));
     command
@@ -134,6 +166,21 @@ fn gate(package: &Package) -> Result<(), Failed> {
             package.name,
             output.status,
             String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    let left: Vec<String> = package
+        .leftovers()?
+        .into_iter()
+        .filter(|name| !before.contains(name))
+        .collect();
+    if !left.is_empty() {
+        return Err(format!(
+            "the gate of {} left {} of its stores on its servers (its bridge must remove what a \
+             store made there when the store is dropped: `serve(..., drop=...)`), the first: {}",
+            package.name,
+            left.len(),
+            left.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
         )
         .into());
     }

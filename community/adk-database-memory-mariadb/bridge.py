@@ -3,7 +3,7 @@ a memory-conformance bridge. The server is the one `MEMORY_CONFORMANCE_MARIADB_U
 (`community/mariadb.py`). The service's table has a fixed name, and MariaDB has no schemas apart
 from databases: a store is a database of its own, named after the store's storage and this
 bridge's run, so every case has its own table and a reopened or second instance on the store
-reaches the same one. The databases take the server's character set and collation (utf8mb4,
+reaches the same one; the database is dropped with the store. The databases take the server's character set and collation (utf8mb4,
 utf8mb4_general_ci: MariaDB's default)."""
 from memory_conformance_bridge import serve  # first: it keeps stdout for the protocol
 
@@ -19,10 +19,14 @@ import mariadb  # noqa: E402
 RUN = uuid.uuid4().hex[:12]
 
 
+def name(storage):
+    return f"mc_{RUN}_{storage.name.replace('-', '_')}"
+
+
 def service(storage):
-    database = mariadb.database(f"mc_{RUN}_{storage.name.replace('-', '_')}")
-    return DatabaseMemoryService(mariadb.url(database, database=database.rsplit("/", 1)[1],
-                                             scheme="mysql+aiomysql"))
+    database = mariadb.database(name(storage))
+    return DatabaseMemoryService(mariadb.url(database, database=name(storage), scheme="mysql+aiomysql"))
 
 
-serve(service, backend="adk-database-memory-mariadb", package="adk-database-memory")
+serve(service, backend="adk-database-memory-mariadb", package="adk-database-memory",
+      drop=lambda storage: mariadb.drop_database(name(storage)))

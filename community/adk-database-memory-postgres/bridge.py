@@ -3,7 +3,7 @@ as a memory-conformance bridge. The server is the one `MEMORY_CONFORMANCE_POSTGR
 (`community/postgres.py`: a database of the package's own, `adk_database_memory`). A store is a
 schema of its own there, named after the store's storage and this bridge's run, and the
 service's connections search it first, so every case has its own table and a reopened or second
-instance on the store reaches the same one."""
+instance on the store reaches the same one; the schema is dropped with the store."""
 from memory_conformance_bridge import serve  # first: it keeps stdout for the protocol
 
 import pathlib  # noqa: E402
@@ -20,12 +20,20 @@ DATABASE = postgres.database("adk_database_memory")
 RUN = uuid.uuid4().hex[:12]
 
 
+def schema(storage):
+    return f"mc_{RUN}_{storage.name.replace('-', '_')}"
+
+
 def service(storage):
-    schema = f"mc_{RUN}_{storage.name.replace('-', '_')}"
     with psycopg.connect(DATABASE, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema(storage)}")
     return DatabaseMemoryService(postgres.url(DATABASE, database="adk_database_memory", scheme="postgresql+psycopg"),
-                                 connect_args={"options": f"-c search_path={schema}"})
+                                 connect_args={"options": f"-c search_path={schema(storage)}"})
 
 
-serve(service, backend="adk-database-memory-postgres", package="adk-database-memory")
+def drop(storage):
+    with psycopg.connect(DATABASE, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema(storage)} CASCADE")
+
+
+serve(service, backend="adk-database-memory-postgres", package="adk-database-memory", drop=drop)

@@ -23,15 +23,18 @@ async def main():
     name = f"finding_{uuid.uuid4().hex[:12]}"
     memory = DatabaseMemoryService(mariadb.url(mariadb.database(name), database=name,
                                                scheme="mysql+aiomysql"))
-    said = types.Content(role="user", parts=[types.Part(text="my pin is 4711")])
-    await memory.add_session_to_memory(Session(
-        id="s-1", app_name="bank", user_id="Alice",
-        events=[Event(id="e-1", author="user", timestamp=1767225600.0, content=said)]))
-    others = {}
-    for user in ["alice", "ALICE", "Alice "]:
-        found = await memory.search_memory(app_name="bank", user_id=user, query="pin")
-        others[user] = [part.text for entry in found.memories for part in entry.content.parts]
-    await memory._engine.dispose()
+    try:
+        said = types.Content(role="user", parts=[types.Part(text="my pin is 4711")])
+        await memory.add_session_to_memory(Session(
+            id="s-1", app_name="bank", user_id="Alice",
+            events=[Event(id="e-1", author="user", timestamp=1767225600.0, content=said)]))
+        others = {}
+        for user in ["alice", "ALICE", "Alice "]:
+            found = await memory.search_memory(app_name="bank", user_id=user, query="pin")
+            others[user] = [part.text for entry in found.memories for part in entry.content.parts]
+    finally:  # the database is the reproduction's own: it goes with it
+        await memory._engine.dispose()
+        mariadb.drop_database(name)
     leaked = {user: texts for user, texts in others.items() if texts}
     if not leaked:
         print("fixed: users other than 'Alice' find none of her memories")

@@ -26,12 +26,15 @@ async def main():
     name = f"finding_{uuid.uuid4().hex[:12]}"
     memory = DatabaseMemoryService(mariadb.url(mariadb.database(name), database=name,
                                                scheme="mysql+aiomysql"))
-    said = types.Content(role="user", parts=[types.Part(text="coffee at midnight")])
-    await memory.add_session_to_memory(Session(
-        id="s-1", app_name="support", user_id="u-42",
-        events=[Event(id="e-1", author="user", timestamp=WHEN, content=said)]))
-    found = await memory.search_memory(app_name="support", user_id="u-42", query="coffee")
-    await memory._engine.dispose()
+    try:
+        said = types.Content(role="user", parts=[types.Part(text="coffee at midnight")])
+        await memory.add_session_to_memory(Session(
+            id="s-1", app_name="support", user_id="u-42",
+            events=[Event(id="e-1", author="user", timestamp=WHEN, content=said)]))
+        found = await memory.search_memory(app_name="support", user_id="u-42", query="coffee")
+    finally:  # the database is the reproduction's own: it goes with it
+        await memory._engine.dispose()
+        mariadb.drop_database(name)
     # The service writes the timestamp as the machine's local time, naive (isoformat).
     expected = datetime.datetime.fromtimestamp(WHEN).isoformat()
     stamps = [entry.timestamp for entry in found.memories]
