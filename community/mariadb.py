@@ -23,15 +23,16 @@ def url(base, *, database, scheme="mysql"):
     return urllib.parse.urlunsplit((scheme, parts.netloc, f"/{database}", "", ""))
 
 
-def _run(statement):
-    """Runs `statement` on the server as the URL's user; the rows it returns."""
+def _run(statement, parameters=None):
+    """Runs `statement` (with `parameters`, PyMySQL's `%s` placeholders) on the server as the
+    URL's user; the rows it returns."""
     parts = urllib.parse.urlsplit(server_url())
     connection = pymysql.connect(host=parts.hostname, port=parts.port or 3306,
                                  user=urllib.parse.unquote(parts.username or ""),
                                  password=urllib.parse.unquote(parts.password or ""), autocommit=True)
     try:
         with connection.cursor() as cursor:
-            cursor.execute(statement)
+            cursor.execute(statement, parameters)
             return cursor.fetchall()
     finally:
         connection.close()
@@ -49,5 +50,6 @@ def drop_database(name):
 
 
 def stores():
-    """The databases named as the community gates name a store's (`mc_...`), sorted."""
-    return sorted(row[0] for row in _run(r"SHOW DATABASES LIKE 'mc\_%'"))
+    """The databases named as the community gates name a store's (`servers_env.store_name`),
+    sorted."""
+    return sorted(row[0] for row in _run("SHOW DATABASES LIKE %s", (servers_env.store_pattern(),)))

@@ -43,8 +43,8 @@ def database(name, setup=""):
 
 
 def stores():
-    """The schemas named as the community gates name a store's (`mc_...`), in every database of
-    the server, as `database.schema`, sorted."""
+    """The schemas named as the community gates name a store's (`servers_env.store_name`), in
+    every database of the server, as `database.schema`, sorted."""
     base = server_url()
     with psycopg.connect(base, autocommit=True) as admin:
         databases = [row[0] for row in admin.execute(
@@ -53,5 +53,6 @@ def stores():
     for name in databases:
         with psycopg.connect(url(base, database=name), autocommit=True) as conn:
             found += [f"{name}.{row[0]}" for row in conn.execute(
-                r"SELECT nspname FROM pg_namespace WHERE nspname LIKE 'mc\_%' ORDER BY nspname")]
+                "SELECT nspname FROM pg_namespace WHERE nspname LIKE %s ORDER BY nspname",
+                (servers_env.store_pattern(),))]
     return found

@@ -2,31 +2,26 @@
 a memory-conformance bridge. The server is the one `MEMORY_CONFORMANCE_MARIADB_URL` names
 (`community/mariadb.py`). The service's table has a fixed name, and MariaDB has no schemas apart
 from databases: a store is a database of its own, named after the store's storage and this
-bridge's run, so every case has its own table and a reopened or second instance on the store
-reaches the same one; the database is dropped with the store. The databases take the server's character set and collation (utf8mb4,
-utf8mb4_general_ci: MariaDB's default)."""
+bridge's run (`servers_env.store_name`), so every case has its own table and a reopened or second
+instance on the store reaches the same one; the database is dropped with the store. The
+databases take the server's character set and collation (utf8mb4, utf8mb4_general_ci: MariaDB's
+default)."""
 from memory_conformance_bridge import serve  # first: it keeps stdout for the protocol
 
 import pathlib  # noqa: E402
 import sys  # noqa: E402
-import uuid  # noqa: E402
 
 from adk_database_memory import DatabaseMemoryService  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 import mariadb  # noqa: E402
-
-RUN = uuid.uuid4().hex[:12]
-
-
-def name(storage):
-    return f"mc_{RUN}_{storage.name.replace('-', '_')}"
+from servers_env import store_name  # noqa: E402
 
 
 def service(storage):
-    database = mariadb.database(name(storage))
-    return DatabaseMemoryService(mariadb.url(database, database=name(storage), scheme="mysql+aiomysql"))
+    database = mariadb.database(store_name(storage))
+    return DatabaseMemoryService(mariadb.url(database, database=store_name(storage), scheme="mysql+aiomysql"))
 
 
 serve(service, backend="adk-database-memory-mariadb", package="adk-database-memory",
-      drop=lambda storage: mariadb.drop_database(name(storage)))
+      drop=lambda storage: mariadb.drop_database(store_name(storage)))

@@ -1,39 +1,35 @@
 """adk-database-memory's DatabaseMemoryService on PostgreSQL (SQLAlchemy's async psycopg driver),
 as a memory-conformance bridge. The server is the one `MEMORY_CONFORMANCE_POSTGRES_URL` names
 (`community/postgres.py`: a database of the package's own, `adk_database_memory`). A store is a
-schema of its own there, named after the store's storage and this bridge's run, and the
-service's connections search it first, so every case has its own table and a reopened or second
-instance on the store reaches the same one; the schema is dropped with the store."""
+schema of its own there, named after the store's storage and this bridge's run
+(`servers_env.store_name`), and the service's connections search it first, so every case has its
+own table and a reopened or second instance on the store reaches the same one; the schema is
+dropped with the store."""
 from memory_conformance_bridge import serve  # first: it keeps stdout for the protocol
 
 import pathlib  # noqa: E402
 import sys  # noqa: E402
-import uuid  # noqa: E402
 
 import psycopg  # noqa: E402
 from adk_database_memory import DatabaseMemoryService  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 import postgres  # noqa: E402
+from servers_env import store_name  # noqa: E402
 
 DATABASE = postgres.database("adk_database_memory")
-RUN = uuid.uuid4().hex[:12]
-
-
-def schema(storage):
-    return f"mc_{RUN}_{storage.name.replace('-', '_')}"
 
 
 def service(storage):
     with psycopg.connect(DATABASE, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema(storage)}")
+        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {store_name(storage)}")
     return DatabaseMemoryService(postgres.url(DATABASE, database="adk_database_memory", scheme="postgresql+psycopg"),
-                                 connect_args={"options": f"-c search_path={schema(storage)}"})
+                                 connect_args={"options": f"-c search_path={store_name(storage)}"})
 
 
 def drop(storage):
     with psycopg.connect(DATABASE, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA IF EXISTS {schema(storage)} CASCADE")
+        conn.execute(f"DROP SCHEMA IF EXISTS {store_name(storage)} CASCADE")
 
 
 serve(service, backend="adk-database-memory-postgres", package="adk-database-memory", drop=drop)
