@@ -174,7 +174,8 @@ fn killed_connection_is_a_memory_error(url: String) -> Result<(), Failed> {
 
 /// With the store's table locked for longer than the bridge's per-call timeout, a search fails
 /// with a `MemoryError` naming the timeout instead of hanging, and the bridge fails every call
-/// after it at once, naming the same cause.
+/// after it at once, naming the same cause. The bridge can then drop nothing, so the test
+/// drops the store's database itself.
 fn slow_server_fails_on_the_per_call_timeout(url: String) -> Result<(), Failed> {
     run(async move {
         let bridge = bridge(Duration::from_secs(2)).await?;
@@ -186,6 +187,9 @@ fn slow_server_fails_on_the_per_call_timeout(url: String) -> Result<(), Failed> 
         let answer = coffee(&memory).await;
         let after = coffee(&memory).await;
         admin.unlock()?;
+        drop(memory);
+        drop(bridge);
+        admin.drop_database(&database)?;
         let text = match answer {
             Err(err) => err.to_string(),
             Ok(found) => {
@@ -306,6 +310,12 @@ impl Sql {
 
     fn unlock(&mut self) -> Result<(), Failed> {
         self.query("UNLOCK TABLES").map(drop)
+    }
+
+    /// Drops `database` (a name [`Sql::connected_store`] found), if it exists.
+    fn drop_database(&mut self, database: &str) -> Result<(), Failed> {
+        self.query(&format!("DROP DATABASE IF EXISTS `{database}`"))
+            .map(drop)
     }
 
     /// Waits until a session of `database` waits for a lock (the search the test started).
