@@ -50,11 +50,14 @@ impl Package {
     }
 
     /// What the community gates' stores left on the package's servers, one `<server>: <name>`
-    /// a line (`community/leftovers.py`, run with the package's Python).
+    /// a line, and what its `server.py` lists as its stores, `<package>: <name>`
+    /// (`community/leftovers.py`, run with the package's Python).
     fn leftovers(&self) -> Result<Vec<String>, Failed> {
         let mut command = Command::new(self.python());
         command
             .arg(repository().join("community/leftovers.py"))
+            .arg("--package")
+            .arg(&self.dir)
             .args(self.servers());
         let output = bridge_env(&mut command)
             .output()
