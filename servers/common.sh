@@ -9,6 +9,10 @@ mariadb_dir="$servers/mariadb"
 mariadbd=/usr/sbin/mariadbd
 state="$servers/state"
 env_file="$servers/env"
+# How long a server may take to start, or to stop, in seconds. Generous: a restart after a crash
+# replays the server's log, and on a busy machine's disk that has taken over a minute; a server
+# that is ready sooner is not waited for.
+wait_seconds=300
 
 fail() {
   printf 'servers/%s: %s\n' "$(basename "$0")" "$*" >&2
@@ -35,7 +39,7 @@ load_state() {
 start_postgres() {
   load_state
   as_pg "$pg_user" "$pg_bin/pg_ctl" --pgdata="$pg_dir/data" --log="$pg_dir/postgres.log" \
-    --wait --timeout=60 --silent start ||
+    --wait --timeout="$wait_seconds" --silent start ||
     fail "PostgreSQL did not start: $(tail -5 "$pg_dir/postgres.log")"
 }
 
@@ -46,7 +50,8 @@ start_redis() {
   # PONG, not the LOADING error Redis answers while it replays its append-only file.
   until [ "$(redis-cli -h 127.0.0.1 -p "$redis_port" ping 2>/dev/null)" = PONG ]; do
     tries=$((tries + 1))
-    [ "$tries" -lt 100 ] || fail "Redis did not answer within 10 s: $(tail -5 "$redis_dir/redis.log")"
+    [ "$tries" -lt $((wait_seconds * 10)) ] ||
+      fail "Redis did not answer within $wait_seconds s: $(tail -5 "$redis_dir/redis.log")"
     sleep 0.1
   done
 }
@@ -62,14 +67,15 @@ start_mariadb() {
   local tries=0
   until mariadb-admin --defaults-file="$mariadb_dir/my.cnf" --user=root ping >/dev/null 2>&1; do
     tries=$((tries + 1))
-    [ "$tries" -lt 300 ] || fail "MariaDB did not answer within 30 s: $(tail -5 "$mariadb_dir/mariadb.log")"
+    [ "$tries" -lt $((wait_seconds * 10)) ] ||
+      fail "MariaDB did not answer within $wait_seconds s: $(tail -5 "$mariadb_dir/mariadb.log")"
     sleep 0.1
   done
 }
 
 stop_postgres() {
   local mode="$1"
-  as_pg "$pg_user" "$pg_bin/pg_ctl" --pgdata="$pg_dir/data" --mode="$mode" --wait --silent stop
+  as_pg "$pg_user" "$pg_bin/pg_ctl" --pgdata="$pg_dir/data" --mode="$mode" --wait --timeout="$wait_seconds" --silent stop
 }
 
 # Stops Redis: `kill` crashes it (SIGKILL to the pid it wrote), `shutdown` shuts it down.
@@ -85,7 +91,7 @@ stop_redis() {
   local tries=0
   while kill -0 "$pid" 2>/dev/null; do
     tries=$((tries + 1))
-    [ "$tries" -lt 100 ] || fail "Redis (pid $pid) did not stop within 10 s"
+    [ "$tries" -lt $((wait_seconds * 10)) ] || fail "Redis (pid $pid) did not stop within $wait_seconds s"
     sleep 0.1
   done
   rm -f "$redis_dir/redis.pid"
@@ -106,7 +112,7 @@ stop_mariadb() {
   local tries=0
   while kill -0 "$pid" 2>/dev/null; do
     tries=$((tries + 1))
-    [ "$tries" -lt 300 ] || fail "MariaDB (pid $pid) did not stop within 30 s"
+    [ "$tries" -lt $((wait_seconds * 10)) ] || fail "MariaDB (pid $pid) did not stop within $wait_seconds s"
     sleep 0.1
   done
   rm -f "$mariadb_dir/mariadb.pid"
