@@ -1,9 +1,10 @@
 //! Reference `search_memory` latency at 1k, 10k and 100k stored events, and the inspecting
 //! decorator's overhead on the same search.
 //!
-//! Every store holds sessions of 10 events of 8 words drawn from a 5,000-word vocabulary; the
-//! word `needle` is in exactly 10 events whatever the store's size, so a search for it should
-//! cost the same at every size (an inverted index), while `common` (in 1% of events) grows.
+//! Every store holds the shared corpus (`benches/corpus/`): sessions of 10 events of 8 words
+//! drawn from a 5,000-word vocabulary; the word `needle` is in exactly 10 events whatever the
+//! store's size, so a search for it should cost the same at every size (an inverted index),
+//! while `common` (in 1% of events) grows.
 //!
 //! Run with `cargo bench --bench reference_search`.
 
@@ -11,44 +12,18 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use memory_conformance::inspect::InspectingMemoryService;
-use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Session};
+use memory_conformance::{InMemoryMemoryService, MemoryService};
 use tokio::runtime::Runtime;
 
+#[allow(dead_code)] // each bench uses its part of the shared corpus
+mod corpus;
+
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
-const EVENTS_PER_SESSION: usize = 10;
-
-/// A word made of ASCII letters only, distinct for every `n`.
-fn word(mut n: usize) -> String {
-    let mut letters = String::from("w");
-    loop {
-        letters.push(char::from(b'a' + (n % 26) as u8));
-        n /= 26;
-        if n == 0 {
-            return letters;
-        }
-    }
-}
-
-fn text_of(event: usize, total: usize) -> String {
-    let mut words: Vec<String> = (0..8)
-        .map(|k| word((event * 7 + k * 131) % 5_000))
-        .collect();
-    if event.is_multiple_of(total / 10) {
-        words.push("needle".into());
-    }
-    if event.is_multiple_of(100) {
-        words.push("common".into());
-    }
-    words.join(" ")
-}
 
 fn filled(runtime: &Runtime, total: usize) -> InMemoryMemoryService {
     let memory = InMemoryMemoryService::new();
     runtime.block_on(async {
-        for s in 0..total / EVENTS_PER_SESSION {
-            let events = (0..EVENTS_PER_SESSION)
-                .map(|e| Event::text("user", text_of(s * EVENTS_PER_SESSION + e, total)));
-            let session = Session::new("bench", "u-1", format!("s-{s}")).with_events(events);
+        for session in corpus::sessions(total) {
             memory.add_session_to_memory(&session).await.expect("add");
         }
     });
@@ -99,8 +74,7 @@ fn reference_add(c: &mut Criterion) {
     let mut group = c.benchmark_group("reference_add");
     for total in SIZES {
         let memory = filled(&runtime, total);
-        let session = Session::new("bench", "u-1", "s-readd")
-            .with_events((0..EVENTS_PER_SESSION).map(|e| Event::text("user", text_of(e, total))));
+        let session = corpus::session("s-readd", corpus::session_texts(0, total));
         group.bench_with_input(
             BenchmarkId::new("readd_session_of_10", total),
             &memory,

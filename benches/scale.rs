@@ -6,11 +6,11 @@
 //! cargo bench --bench scale -- 100000    # sizes up to 100,000 events only
 //! ```
 //!
-//! Every user's events come in sessions of 10 (fewer when a user has fewer events), each event
-//! 8 words drawn from a 5,000-word vocabulary, the same corpus as `reference_search` and
-//! adk-rust's `side_by_side`. In each user's events the word `needle` is in 10 events (every
-//! event when the user has fewer), `common` in 1%, and `absent` in none. The searches are for
-//! the first user, as `search_memory` returns them: every match, unscored.
+//! Every user's events come in sessions of 10 (fewer when a user has fewer events), each event 8
+//! words drawn from a 5,000-word vocabulary, the benchmarks' corpus (`benches/corpus/`) as in
+//! `reference_search` and adk-rust's `side_by_side`. In each user's events the word `needle` is in
+//! 10 events (every event when the user has fewer), `common` in 1%, and `absent` in none. The
+//! searches are for the first user, as `search_memory` returns them: every match, unscored.
 //!
 //! Printed per size: the time to add every session (one `add_session_to_memory` per session),
 //! the heap bytes the store holds afterwards (counted by this binary's allocator: what the
@@ -27,6 +27,11 @@ use std::time::{Duration, Instant};
 
 use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Session};
 use tokio::runtime::Runtime;
+
+use corpus::{APP, EVENTS_PER_SESSION, VOCABULARY, text_of};
+
+#[allow(dead_code)] // each bench uses its part of the shared corpus
+mod corpus;
 
 /// The system allocator, counting the bytes live at any moment.
 struct Counting;
@@ -66,9 +71,6 @@ static ALLOCATOR: Counting = Counting;
 
 const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 const USERS: [usize; 2] = [1, 1_000];
-const EVENTS_PER_SESSION: usize = 10;
-const VOCABULARY: usize = 5_000;
-const APP: &str = "bench";
 /// A search: its query, and the number of hits it must return for a user with `n` events.
 type Query = (&'static str, fn(usize) -> usize);
 /// The searches made at every size.
@@ -77,33 +79,6 @@ const QUERIES: [Query; 3] = [
     ("common", |n| n.div_ceil(100)),
     ("absent", |_| 0),
 ];
-
-/// A word made of ASCII letters only, distinct for every `n`.
-fn word(mut n: usize) -> String {
-    let mut letters = String::from("w");
-    loop {
-        letters.push(char::from(b'a' + (n % 26) as u8));
-        n /= 26;
-        if n == 0 {
-            return letters;
-        }
-    }
-}
-
-/// Event `event` of a user holding `total` events: 8 vocabulary words, `needle` in 10 of the
-/// user's events and `common` in 1%.
-fn text_of(event: usize, total: usize) -> String {
-    let mut words: Vec<String> = (0..8)
-        .map(|k| word((event * 7 + k * 131) % VOCABULARY))
-        .collect();
-    if event.is_multiple_of((total / 10).max(1)) {
-        words.push("needle".into());
-    }
-    if event.is_multiple_of(100) {
-        words.push("common".into());
-    }
-    words.join(" ")
-}
 
 fn user(u: usize) -> String {
     format!("u-{u}")

@@ -3,9 +3,9 @@
 //! `InMemoryMemoryService`, and `memory-sqlite-fts5` next to adk-memory's
 //! `SqliteMemoryService`, at 1k, 10k and 100k stored events.
 //!
-//! The corpus is the one of the kit's `reference_search` benchmark: sessions of 10 events of 8
-//! words drawn from a 5,000-word ASCII vocabulary; `needle` is in exactly 10 events whatever
-//! the size, `common` in 1% of events, and `absent coffee?` matches nothing.
+//! The corpus is the kit's benchmarks' (`benches/corpus/`, as in `reference_search`): sessions of
+//! 10 events of 8 words drawn from a 5,000-word ASCII vocabulary; `needle` is in exactly 10
+//! events whatever the size, `common` in 1% of events, and `absent coffee?` matches nothing.
 //!
 //! - **search**: `needle`, `common` and `absent coffee?`, each service called as an
 //!   application calls it: the reference returns every match, adk-memory's services and
@@ -39,15 +39,18 @@ use std::time::{Duration, Instant};
 use adk_memory::MemoryService as _;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode};
-use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Session};
+use memory_conformance::{InMemoryMemoryService, MemoryService, Session};
 use memory_sqlite_fts5::SqliteFts5MemoryService;
 use tempfile::TempDir;
 use tokio::runtime::Runtime;
 
+use corpus::{APP, EVENTS_PER_SESSION, USER};
+
+#[allow(dead_code)] // each bench uses its part of the shared corpus
+#[path = "../../../benches/corpus/mod.rs"]
+mod corpus;
+
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
-const EVENTS_PER_SESSION: usize = 10;
-const APP: &str = "bench";
-const USER: &str = "u-1";
 
 /// A search: its name, its query, and how many events hold a word of it (out of `total`).
 type Query = (&'static str, &'static str, fn(usize) -> usize);
@@ -58,31 +61,6 @@ const QUERIES: [Query; 3] = [
     ("miss_0_hits", "absent coffee?", |_| 0),
 ];
 
-/// A word made of ASCII letters only, distinct for every `n`.
-fn word(mut n: usize) -> String {
-    let mut letters = String::from("w");
-    loop {
-        letters.push(char::from(b'a' + (n % 26) as u8));
-        n /= 26;
-        if n == 0 {
-            return letters;
-        }
-    }
-}
-
-fn text_of(event: usize, total: usize) -> String {
-    let mut words: Vec<String> = (0..8)
-        .map(|k| word((event * 7 + k * 131) % 5_000))
-        .collect();
-    if event.is_multiple_of(total / 10) {
-        words.push("needle".into());
-    }
-    if event.is_multiple_of(100) {
-        words.push("common".into());
-    }
-    words.join(" ")
-}
-
 /// One session of the corpus in both models.
 struct Prepared {
     session: Session,
@@ -92,8 +70,7 @@ struct Prepared {
 impl Prepared {
     fn new(id: String, texts: impl IntoIterator<Item = String>) -> Self {
         let texts: Vec<String> = texts.into_iter().collect();
-        let session = Session::new(APP, USER, id)
-            .with_events(texts.iter().map(|text| Event::text("user", text.as_str())));
+        let session = corpus::session(id, texts.iter().cloned());
         let entries = texts
             .into_iter()
             .map(|text| adk_memory::MemoryEntry {
@@ -110,23 +87,15 @@ impl Prepared {
 }
 
 /// The corpus of `total` events, as sessions of 10.
-fn corpus(total: usize) -> Vec<Prepared> {
+fn prepared_corpus(total: usize) -> Vec<Prepared> {
     (0..total / EVENTS_PER_SESSION)
-        .map(|s| {
-            Prepared::new(
-                format!("s-{s}"),
-                (0..EVENTS_PER_SESSION).map(|e| text_of(s * EVENTS_PER_SESSION + e, total)),
-            )
-        })
+        .map(|s| Prepared::new(format!("s-{s}"), corpus::session_texts(s, total)))
         .collect()
 }
 
 /// The session that re-add and add write: the corpus's first 10 texts under another id.
 fn extra_session(id: &str, total: usize) -> Prepared {
-    Prepared::new(
-        id.to_owned(),
-        (0..EVENTS_PER_SESSION).map(|e| text_of(e, total)),
-    )
+    Prepared::new(id.to_owned(), corpus::session_texts(0, total))
 }
 
 /// The four services.
@@ -410,7 +379,7 @@ fn slow(group: &mut BenchmarkGroup<'_, WallTime>) {
 
 fn searches_and_readds(c: &mut Criterion, runtime: &Runtime) {
     for total in SIZES {
-        let corpus = corpus(total);
+        let corpus = prepared_corpus(total);
         let readd = extra_session("s-readd", total);
         for backend in Backend::ALL {
             let store = Store::filled(runtime, backend, &corpus);
@@ -509,7 +478,7 @@ fn bulk_loads(c: &mut Criterion, runtime: &Runtime) {
     let mut group = c.benchmark_group("bulk_load");
     slow(&mut group);
     for total in SIZES {
-        let corpus = corpus(total);
+        let corpus = prepared_corpus(total);
         for backend in Backend::ALL {
             let affordable = match backend {
                 Backend::Reference | Backend::AdkInMemory => true,

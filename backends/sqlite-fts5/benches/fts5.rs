@@ -1,57 +1,33 @@
 //! `SqliteFts5MemoryService` latency at 1k, 10k and 100k stored events, next to the kit's
 //! reference `InMemoryMemoryService` on the same data.
 //!
-//! The data mirrors the kit's `reference_search` benchmark: sessions of 10 events of 8 words
-//! drawn from a 5,000-word ASCII vocabulary; the word `needle` is in exactly 10 events whatever
-//! the store's size, and `common` is in 1% of events. The SQLite store is a file (WAL,
-//! `synchronous = FULL`, SQLite's default) under Cargo's target directory, so every add pays
-//! a real commit. Searches use an unlimited result count, so both backends return the same
-//! events; `common_limit_10` shows the default limit of 10 (a second service on the same file).
+//! The data is the kit's benchmarks' corpus (`benches/corpus/`, as in `reference_search`):
+//! sessions of 10 events of 8 words drawn from a 5,000-word ASCII vocabulary; the word `needle`
+//! is in exactly 10 events whatever the store's size, and `common` is in 1% of events. The
+//! SQLite store is a file (WAL, `synchronous = FULL`, SQLite's default) under Cargo's target
+//! directory, so every add pays a real commit. Searches use an unlimited result count, so both
+//! backends return the same events; `common_limit_10` shows the default limit of 10 (a second
+//! service on the same file).
 //!
 //! Run with `cargo bench -p memory-sqlite-fts5 --bench fts5`.
 
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use memory_conformance::{Event, InMemoryMemoryService, MemoryService, Session};
+use memory_conformance::{InMemoryMemoryService, MemoryService, Session};
 use memory_sqlite_fts5::SqliteFts5MemoryService;
 use tempfile::TempDir;
 use tokio::runtime::Runtime;
 
+#[allow(dead_code)] // each bench uses its part of the shared corpus
+#[path = "../../../benches/corpus/mod.rs"]
+mod corpus;
+
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
-const EVENTS_PER_SESSION: usize = 10;
-
-/// A word made of ASCII letters only, distinct for every `n`.
-fn word(mut n: usize) -> String {
-    let mut letters = String::from("w");
-    loop {
-        letters.push(char::from(b'a' + (n % 26) as u8));
-        n /= 26;
-        if n == 0 {
-            return letters;
-        }
-    }
-}
-
-fn text_of(event: usize, total: usize) -> String {
-    let mut words: Vec<String> = (0..8)
-        .map(|k| word((event * 7 + k * 131) % 5_000))
-        .collect();
-    if event.is_multiple_of(total / 10) {
-        words.push("needle".into());
-    }
-    if event.is_multiple_of(100) {
-        words.push("common".into());
-    }
-    words.join(" ")
-}
 
 fn fill(runtime: &Runtime, memory: &impl MemoryService, total: usize) {
     runtime.block_on(async {
-        for s in 0..total / EVENTS_PER_SESSION {
-            let events = (0..EVENTS_PER_SESSION)
-                .map(|e| Event::text("user", text_of(s * EVENTS_PER_SESSION + e, total)));
-            let session = Session::new("bench", "u-1", format!("s-{s}")).with_events(events);
+        for session in corpus::sessions(total) {
             memory.add_session_to_memory(&session).await.expect("add");
         }
     });
@@ -90,8 +66,7 @@ fn search(runtime: &Runtime, memory: &impl MemoryService, query: &str) -> usize 
 }
 
 fn readd_session(total: usize) -> Session {
-    Session::new("bench", "u-1", "s-readd")
-        .with_events((0..EVENTS_PER_SESSION).map(|e| Event::text("user", text_of(e, total))))
+    corpus::session("s-readd", corpus::session_texts(0, total))
 }
 
 fn runtime() -> Runtime {
