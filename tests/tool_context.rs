@@ -68,3 +68,20 @@ fn load_memory_logs_dead_token_count_and_opt_in_query() {
         "{logs}"
     );
 }
+
+/// The capture's guarantee under the test runner's threads: a callsite that a thread with no
+/// subscriber reaches first, while a capture runs on another thread, is still captured there
+/// (tracing caches a callsite's interest from the thread that registers it).
+#[test]
+fn a_capture_sees_a_callsite_that_a_thread_without_subscriber_reached_first() {
+    fn remembered() {
+        tracing::info!(target: "memory", "remembered");
+    }
+    let ((), logs) = with_captured_logs(async {
+        std::thread::spawn(remembered)
+            .join()
+            .expect("the thread ends");
+        remembered();
+    });
+    assert_eq!(logs.matches("remembered").count(), 1, "{logs}");
+}
