@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# What the kit costs a backend crate that gates itself with it: the CPU time (user + system,
+# the whole process tree) of a cold `cargo test --no-run` of a fresh backend crate with the
+# kit as its dev-dependency, against the same crate with only the tools a hand-written suite
+# would use (proptest, tokio and insta), and the crates each compiles. CPU time, not wall
+# time: it barely moves with the machine's load.
+#
+#   bash benches/dev-dependency-cost.sh        # about 4 minutes of CPU on 2 cores
+#
+# Both crates are the README's backend crate: the kit with default features off as a normal
+# dependency (the contract), and each one's test dependencies. Each builds in a target folder
+# of its own, removed at the end, with the registry already fetched (`cargo fetch`); the
+# settings are Cargo's defaults (a backend crate's own profile), unless PROFILE_SETTINGS holds
+# TOML lines for the crates' Cargo.toml, such as the README's build settings.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# Versions as the workspace's lock file resolves them, so neither side downloads anything.
+version_of() {
+  cargo tree --locked --manifest-path "$root/Cargo.toml" -p memory-conformance -e normal,dev \
+    --prefix none --depth 1 | awk -v name="$1" '$1 == name { sub(/^v/, "", $2); print $2; exit }'
+}
+proptest="$(version_of proptest)"
+tokio="$(version_of tokio)"
+insta="$(version_of insta)"
+
+# A backend crate with `src/lib.rs` and one test; `$2` holds its dev-dependencies.
+backend_crate() {
+  local dir="$work/$1"
+  mkdir -p "$dir/src" "$dir/tests"
+  cat >"$dir/Cargo.toml" <<EOF
+[package]
+name = "backend-$1"
+version = "0.1.0"
+edition = "2024"
+
+[workspace]
+
+[dependencies]
+memory-conformance = { path = "$root", default-features = false }
+
+[dev-dependencies]
+$2
+${PROFILE_SETTINGS:-}
+EOF
+  echo 'pub use memory_conformance::InMemoryMemoryService as Backend;' >"$dir/src/lib.rs"
+  echo '#[test] fn builds() {}' >"$dir/tests/gate.rs"
+  cp "$root/Cargo.lock" "$dir/Cargo.lock"
+}
+
+backend_crate kit "memory-conformance = { path = \"$root\" }"
+backend_crate baseline "proptest = \"=$proptest\"
+tokio = { version = \"=$tokio\", features = [\"rt\", \"macros\"] }
+insta = \"=$insta\""
+
+# CPU seconds (user + system, children included) of a cold test build of crate `$1`.
+cpu_of() {
+  local dir="$work/$1"
+  (cd "$dir" && cargo fetch --quiet)
+  /usr/bin/time -f '%U %S' -o "$work/$1.time" \
+    cargo test --quiet --no-run --offline --manifest-path "$dir/Cargo.toml" \
+    --target-dir "$work/$1-target" >/dev/null 2>"$work/$1.log" || {
+    cat "$work/$1.log"
+    exit 1
+  }
+  awk '{ printf "%.1f", $1 + $2 }' "$work/$1.time"
+}
+
+crates_of() {
+  cargo tree --offline --manifest-path "$work/$1/Cargo.toml" -e normal,build,dev --prefix none \
+    | sed 's/ (\*)//' | sort -u | wc -l
+}
+
+echo "load average at the start: $(uptime)"
+kit_cpu="$(cpu_of kit)"
+baseline_cpu="$(cpu_of baseline)"
+printf 'kit as dev-dependency:          %6s s CPU, %3s crates\n' "$kit_cpu" "$(crates_of kit)"
+printf 'proptest, tokio and insta only: %6s s CPU, %3s crates\n' "$baseline_cpu" "$(crates_of baseline)"
+awk -v k="$kit_cpu" -v b="$baseline_cpu" 'BEGIN { printf "ratio: %.2f\n", k / b }'
+echo "load average at the end: $(uptime)"
