@@ -156,6 +156,7 @@ fn the_readmes_dependency_lines_build_in_a_fresh_crate() {
         .env("CARGO_NET_GIT_FETCH_WITH_CLI", "true")
         .env("GIT_CONFIG_GLOBAL", &git_config)
         .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_TERMINAL_PROMPT", "0")
         .output()
         .expect("cargo starts");
     if !output.status.success() {
@@ -189,4 +190,23 @@ fn the_readmes_dependency_lines_build_in_a_fresh_crate() {
             shown.join("\n"),
         );
     }
+}
+
+/// The Rust page repeats the README's dependency lines; it must repeat them exactly, as they
+/// are the lines the test above builds.
+#[test]
+fn the_rust_page_gives_the_readmes_dependency_lines() {
+    let read = |path: &str| {
+        let text = std::fs::read_to_string(Path::new(ROOT).join(path)).expect(path);
+        blocks(&text, "toml")
+            .into_iter()
+            .map(|(_, lines)| lines)
+            .filter(|lines| lines.iter().any(|l| l.starts_with("memory-conformance")))
+            .collect::<Vec<_>>()
+    };
+    let (readme, page) = (read("README.md"), read("docs/gate-a-rust-backend.md"));
+    assert_eq!(
+        page, readme,
+        "docs/gate-a-rust-backend.md's dependency lines differ from the README's"
+    );
 }
