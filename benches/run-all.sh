@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every performance figure of the README's "Performance" section, in one run: each benchmark
-# the section names, one after the other, each headed by the machine's load average (`uptime`)
+# Every performance figure of docs/performance.md, in one run: each benchmark
+# the page names, one after the other, each headed by the machine's load average (`uptime`)
 # when it starts, everything also written to target/bench-all/run.log.
 #
 #   bash benches/run-all.sh           # about 40 minutes on 2 cores, once the set-up is done

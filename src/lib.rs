@@ -82,6 +82,36 @@ pub use tool::{LoadMemoryResponse, ToolContext, load_memory};
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+/// Every Rust block of `docs/gate-a-rust-backend.md`, compiled and run as a doctest.
+#[cfg(all(doctest, feature = "harness"))]
+#[doc = include_str!("../docs/gate-a-rust-backend.md")]
+struct GateARustBackendDoctests;
+
+/// Every Rust block of `docs/bridge-a-backend.md`, compiled and run as a doctest.
+#[cfg(all(doctest, feature = "harness"))]
+#[doc = include_str!("../docs/bridge-a-backend.md")]
+struct BridgeABackendDoctests;
+
+/// Every Rust block of `docs/diagnose.md`, compiled and run as a doctest.
+#[cfg(all(doctest, feature = "harness"))]
+#[doc = include_str!("../docs/diagnose.md")]
+struct DiagnoseDoctests;
+
+/// Every Rust block of `docs/recall.md`, compiled and run as a doctest.
+#[cfg(all(doctest, feature = "harness"))]
+#[doc = include_str!("../docs/recall.md")]
+struct RecallDoctests;
+
+/// Every Rust block of `docs/bundled-backends.md`, compiled and run as a doctest.
+#[cfg(all(doctest, feature = "harness"))]
+#[doc = include_str!("../docs/bundled-backends.md")]
+struct BundledBackendsDoctests;
+
+/// Every Rust block of `docs/performance.md`, compiled and run as a doctest.
+#[cfg(all(doctest, feature = "harness"))]
+#[doc = include_str!("../docs/performance.md")]
+struct PerformanceDoctests;
+
 #[doc(hidden)]
 #[cfg(feature = "harness")]
 pub mod __private {

@@ -410,9 +410,11 @@ fn the_searching_conversation_is_not_content() -> Result<(), Failed> {
     Ok(())
 }
 
-/// The README's walk-through is what `diagnose` prints on the generated database and log.
-fn the_readmes_walk_through() -> Result<(), Failed> {
-    let readme = std::fs::read_to_string(root().join("README.md")).map_err(|e| e.to_string())?;
+/// The walk-through of `docs/diagnose.md` is what `diagnose` prints on the generated database
+/// and log.
+fn the_diagnosis_pages_walk_through() -> Result<(), Failed> {
+    let page =
+        std::fs::read_to_string(root().join("docs/diagnose.md")).map_err(|e| e.to_string())?;
     let dir = Package::Python.generated()?;
     for (situation, sources) in [
         ("wrong-key", Source::Database),
@@ -427,9 +429,9 @@ fn the_readmes_walk_through() -> Result<(), Failed> {
             .split_once("\n\n")
             .map(|(_, d)| d)
             .unwrap_or_default();
-        if !readme.contains(&format!("```text\n{diagnosis}```")) {
+        if !page.contains(&format!("```text\n{diagnosis}```")) {
             return Err(format!(
-                "README.md lacks, as a text block, what diagnose prints for {situation} from {}:\n{diagnosis}",
+                "docs/diagnose.md lacks, as a text block, what diagnose prints for {situation} from {}:\n{diagnosis}",
                 sources.name()
             )
             .into());
@@ -583,8 +585,8 @@ fn trials() -> Vec<Trial> {
     ));
     cases.push((
         python,
-        "adk_python::readme::walk_through".to_owned(),
-        Box::new(the_readmes_walk_through),
+        "adk_python::diagnose_page::walk_through".to_owned(),
+        Box::new(the_diagnosis_pages_walk_through),
     ));
     cases
         .into_iter()
