@@ -1,4 +1,4 @@
-//! `memory-conformance infer`: the kit's [`infer`](memory_conformance::infer) against a bundled
+//! `memory-conformance infer`: the kit's [`infer`](memory_conformance::infer) against a named
 //! backend or a bridged one, with a line per dimension as it goes, printed as a profile file.
 
 use std::ffi::OsString;
@@ -6,15 +6,18 @@ use std::process::ExitCode;
 
 use memory_conformance::infer::infer;
 use memory_conformance::profile::Profile;
-use memory_conformance_cli::subject;
 
-/// Infers the profile of the bundled `backend` or of the bridge `command` (named `name`, else
-/// as the bridge's hello names its backend) on `cases` cases per candidate from `seed`, each
-/// call bounded by `op_timeout` seconds, and prints it; for a dimension no value fits, the
-/// failure that ruled out each value goes to standard error. Exit 0 when every dimension found
+use crate::backends::Backends;
+use crate::subject;
+
+/// Infers the profile of the backend `backend` names in `backends`, or of the bridge `command`
+/// (named `name`, else as the bridge's hello names its backend) on `cases` cases per candidate
+/// from `seed`, each call bounded by `op_timeout` seconds, and prints it; for a dimension no
+/// value fits, the failure that ruled out each value goes to standard error. Exit 0 when every dimension found
 /// a value, 1 when one did not; `Err` (exit 2) when the backend cannot start or the bridge
 /// stopped working.
 pub fn run(
+    backends: Backends,
     backend: Option<&str>,
     name: Option<String>,
     cases: u32,
@@ -22,7 +25,7 @@ pub fn run(
     op_timeout: u64,
     command: &[OsString],
 ) -> Result<ExitCode, String> {
-    let (subject, bridge) = subject::chosen(backend, command, op_timeout, || {
+    let (subject, bridge) = subject::chosen(backends, backend, command, op_timeout, || {
         let name = name.clone().unwrap_or_else(|| "inferred".into());
         Ok((name, Profile::reference()))
     })?;

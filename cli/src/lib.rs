@@ -1,15 +1,18 @@
-//! The `memory-conformance` command's library: the bundled backends, the behaviour report (and
-//! its section on replicas behind a load balancer), the gate of a bridged backend, its JUnit
-//! output and recall snapshots, and the profile presets by name, so tests can run them over
-//! gates and files of their own.
+//! The `memory-conformance` command as a library: its subcommands ([`Command`]: gate, infer,
+//! profile, snapshot, benchmark, compare, explain, diagnose) and the backends `--backend NAME`
+//! names ([`Backends`]), so a tool with backends of its own runs the same commands over them.
 
-pub mod backends;
-pub mod gate;
-pub mod junit;
-pub mod locomo;
-pub mod profiles;
-pub mod recall;
-pub mod replicas;
-pub mod report;
-pub mod snapshot;
-pub mod subject;
+mod backends;
+mod command;
+mod diagnose;
+mod explain;
+mod gate;
+mod infer;
+mod junit;
+mod profiles;
+mod recall;
+mod snapshot;
+mod subject;
+
+pub use backends::Backends;
+pub use command::Command;

@@ -6,10 +6,19 @@ use std::path::Path;
 use memory_conformance::conformance::ProfileFile;
 use memory_conformance::profile::Profile;
 
-/// Every preset, by the name `--profile` takes.
+/// The bundled sqlite-fts5 backend's profile (`memory_sqlite_fts5::profile()`) as a profile
+/// file, so the command knows it without building the backend; the project's own tool checks
+/// that it is the backend's, byte for byte.
+const SQLITE_FTS5: &str = include_str!("presets/sqlite-fts5.toml");
+
+/// Every preset, by the name `--profile` takes: the kit's, then sqlite-fts5's.
 pub fn presets() -> Vec<Profile> {
     let mut presets = memory_conformance::profile::presets();
-    presets.push(memory_sqlite_fts5::profile());
+    presets.push(
+        ProfileFile::parse(SQLITE_FTS5)
+            .expect("presets/sqlite-fts5.toml is a profile file")
+            .profile,
+    );
     presets
 }
 

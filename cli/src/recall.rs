@@ -11,7 +11,7 @@ use memory_conformance::benchmark::{
 use memory_conformance::conformance::{Gate, Subject};
 use serde::Serialize;
 
-use crate::backends::bundled_gate;
+use crate::backends::Backends;
 
 /// The data `--dataset` names: `v1` (the kit's own), `locomo` (read from
 /// `MEMORY_CONFORMANCE_LOCOMO`, else `../shared/data/locomo/locomo10.json` beside the
@@ -43,10 +43,12 @@ pub fn run_benchmark(subject: Subject, benchmark: &Benchmark) -> Result<Benchmar
     })
 }
 
-/// `memory-conformance benchmark`: the bundled `backend`'s, or the bridge `command`'s under
-/// the profile `profile` names (each call bounded by `op_timeout` seconds), answers to the
-/// dataset `dataset` names, printed, and saved to `output` when given.
+/// `memory-conformance benchmark`: the answers of the backend `backend` names in `backends`,
+/// or of the bridge `command` under the profile `profile` names (each call bounded by
+/// `op_timeout` seconds), to the dataset `dataset` names, printed, and saved to `output` when
+/// given.
 pub fn benchmark(
+    backends: Backends,
     backend: Option<&str>,
     profile: &str,
     command: &[std::ffi::OsString],
@@ -54,7 +56,7 @@ pub fn benchmark(
     dataset_name: &str,
     output: Option<&Path>,
 ) -> Result<ExitCode, String> {
-    let (subject, _) = crate::subject::chosen(backend, command, op_timeout, || {
+    let (subject, _) = crate::subject::chosen(backends, backend, command, op_timeout, || {
         let file = crate::profiles::load(profile)?;
         Ok((file.profile.name.clone(), file.profile))
     })?;
@@ -84,9 +86,10 @@ pub fn save(run: &BenchmarkRun, path: &Path) -> Result<(), String> {
         .map_err(|err| format!("cannot write {}: {err}", path.display()))
 }
 
-/// One side of a comparison: a bundled backend's name, run on the data `dataset` loads, or a
-/// run saved by `memory-conformance benchmark --output FILE`.
+/// One side of a comparison: the name of a backend of `backends`, run on the data `dataset`
+/// loads, or a run saved by `memory-conformance benchmark --output FILE`.
 pub fn side(
+    backends: Backends,
     name_or_file: &str,
     dataset: &mut impl FnMut() -> Result<Benchmark, String>,
 ) -> Result<BenchmarkRun, String> {
@@ -101,7 +104,7 @@ pub fn side(
             )
         });
     }
-    run_benchmark(bundled_gate(name_or_file)?.subject().clone(), &dataset()?)
+    run_benchmark(backends.gate(name_or_file)?.subject().clone(), &dataset()?)
 }
 
 #[derive(Serialize)]
@@ -112,8 +115,9 @@ struct ComparisonJson<'a> {
 }
 
 /// `compare BEFORE AFTER --dataset NAME`: exit 1 when `fail_on_lost` and a question was lost.
-/// The data is loaded once, and only when a side is a bundled backend.
+/// The data is loaded once, and only when a side is a backend of `backends`.
 pub fn compare(
+    backends: Backends,
     before: &str,
     after: &str,
     dataset_name: &str,
@@ -127,7 +131,10 @@ pub fn compare(
         }
         Ok(loaded.clone().unwrap_or_else(Benchmark::v1))
     };
-    let (before, after) = (side(before, &mut load)?, side(after, &mut load)?);
+    let (before, after) = (
+        side(backends, before, &mut load)?,
+        side(backends, after, &mut load)?,
+    );
     let comparison = Comparison::between(&before, &after)?;
     if json {
         let out = ComparisonJson {

@@ -1,4 +1,4 @@
-//! The backend a command runs against: a bundled one (`--backend`), or one behind a bridge
+//! The backend a command runs against: a named one (`--backend`), or one behind a bridge
 //! command (after `--`).
 
 use std::ffi::OsString;
@@ -9,22 +9,23 @@ use memory_conformance::conformance::Subject;
 use memory_conformance::process::{ProcessBridge, bridged_subject};
 use memory_conformance::profile::Profile;
 
-use crate::backends;
+use crate::backends::Backends;
 
-/// The subject of the bundled backend `backend`, or of the bridge `command` under the name
-/// and profile `declared` gives (read only for a bridge), each call bounded by `op_timeout`
-/// seconds (at least 1), with the bridge when there is one (to ask whether it still works);
-/// `Err` when both or neither are given, or the backend cannot start.
+/// The subject of the backend `backend` names in `backends`, or of the bridge `command` under
+/// the name and profile `declared` gives (read only for a bridge), each call bounded by
+/// `op_timeout` seconds (at least 1), with the bridge when there is one (to ask whether it
+/// still works); `Err` when both or neither are given, or the backend cannot start.
 pub fn chosen(
+    backends: Backends,
     backend: Option<&str>,
     command: &[OsString],
     op_timeout: u64,
     declared: impl FnOnce() -> Result<(String, Profile), String>,
 ) -> Result<(Subject, Option<Arc<ProcessBridge>>), String> {
     match (backend, command.is_empty()) {
-        (Some(wanted), true) => {
-            backends::bundled_gate(wanted).map(|gate| (gate.subject().clone(), None))
-        }
+        (Some(wanted), true) => backends
+            .gate(wanted)
+            .map(|gate| (gate.subject().clone(), None)),
         (None, false) => {
             let (name, profile) = declared()?;
             bridged_subject(

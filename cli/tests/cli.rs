@@ -172,47 +172,6 @@ fn bad_session_files_get_a_one_line_error_naming_file_and_field() {
 }
 
 #[test]
-fn an_unknown_backend_lists_the_bundled_ones() {
-    let out = run(&["report", "--backend", "nope"]);
-    assert_clean_error(
-        &out,
-        &["no bundled backend is called \"nope\"", "reference"],
-    );
-}
-
-#[test]
-fn report_as_json_for_ci() {
-    let out = run(&[
-        "report",
-        "--format",
-        "json",
-        "--backend",
-        "reference",
-        "--cases",
-        "4",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
-    let backend = &report["backends"][0];
-    assert_eq!(backend["name"], "reference");
-    assert_eq!(backend["rules"][0]["rule"], "key.isolation");
-    assert_eq!(backend["rules"][0]["outcome"], "pass");
-    assert_eq!(
-        backend["recall"]["results"][0]["hits"]["labels"][0],
-        "monday#1"
-    );
-}
-
-#[test]
-fn help_reads_well() {
-    let out = run(&["--help"]);
-    let stdout = text(&out.stdout);
-    for command in ["report", "explain", "diagnose"] {
-        assert!(stdout.contains(command), "{stdout}");
-    }
-}
-
-#[test]
 fn diagnose_with_nothing_to_judge_says_so() {
     let dir = Scratch::new("cli-nothing");
     let empty = dir.file("none.json", "[]");

@@ -357,7 +357,6 @@ fn help_shows_an_example_for_each_subcommand() {
             "diagnose",
             "memory-conformance diagnose --database sessions.db",
         ),
-        ("report", "memory-conformance report"),
     ] {
         let out = run(&[command, "--help"]);
         let stdout = text(&out.stdout);

@@ -98,8 +98,8 @@ pub fn section(
          rank of the first answering entry, 0 beyond 10. Each anchor is a standard implementation \
          measured outside the kit on the same questions, the turn's text only, each question \
          searched within its own conversation. \
-         `memory-conformance compare A B --dataset locomo` lists the questions a swap gains and \
-         loses.\n"
+         `memory-conformance-bundled compare A B --dataset locomo` lists the questions a swap \
+         gains and loses.\n"
     );
     out.push_str(
         "| backend | recall@1 | recall@5 | recall@10 | MRR@10 | anchor recall@10 |\n|---|---:|---:|---:|---:|---:|\n",

@@ -1,4 +1,4 @@
-//! `memory-conformance report` runs every gate through the gate's own code path: it cleans up
+//! `memory-conformance-bundled report` runs every gate through the gate's own code path: it cleans up
 //! every namespace, and a backend that blocks its thread cannot hang it.
 
 use std::process::Command;
@@ -7,7 +7,7 @@ use std::time::Duration;
 use memory_conformance::conformance::{Gate, Subject};
 use memory_conformance::profile::Profile;
 use memory_conformance::{MemoryError, MemoryService, SearchMemoryResponse, Session, async_trait};
-use memory_conformance_cli::report::{Options, Report};
+use memory_conformance_bundled::report::{Options, Report};
 
 #[test]
 fn the_report_leaves_no_scratch_file_of_any_backend_behind() {
@@ -15,7 +15,7 @@ fn the_report_leaves_no_scratch_file_of_any_backend_behind() {
         std::env::temp_dir().join(format!("memory-conformance-scratch-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     let output = scratch.with_extension("md");
-    let ran = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+    let ran = Command::new(env!("CARGO_BIN_EXE_memory-conformance-bundled"))
         .env(memory_conformance::conformance::SCRATCH_DIR, &scratch)
         .args([
             "report",

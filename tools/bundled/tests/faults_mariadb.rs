@@ -9,7 +9,7 @@
 //! (with `MEMORY_CONFORMANCE_REQUIRE_ALL_BACKENDS` set, as in CI, they fail instead). They share
 //! the other server fault tests' module (`adapters/adk-rust/tests/faults/`).
 
-#[path = "../../adapters/adk-rust/tests/faults/mod.rs"]
+#[path = "../../../adapters/adk-rust/tests/faults/mod.rs"]
 mod faults;
 
 use faults::{Fault, assert_found, coffee, monday, servers_script};
@@ -32,10 +32,7 @@ const PACKAGE: &str = "adk-database-memory-mariadb";
 const HUNG: Duration = Duration::from_secs(180);
 
 fn repository() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the CLI is a workspace member")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn package_dir() -> PathBuf {
