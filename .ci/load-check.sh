@@ -34,4 +34,4 @@ cargo test --locked -p memory-sqlite-fts5 --test conformance --test concurrency
 cargo test --locked -p memory-conformance-cli --test misbehaving_bridges
 cargo test --locked -p memory-conformance-cli --test gate -- budget
 cargo test --locked -p memory-conformance-adk-rust --test faults_postgres --test faults_redis
-cargo test --locked -p memory-conformance-cli --test faults_mariadb
+cargo test --locked -p memory-conformance-bundled --test faults_mariadb

@@ -2,7 +2,8 @@
 # The main job, from a fresh clone: installs what is missing (setup/install.sh), starts the
 # database servers for the run and stops them after, then writes the report of every bundled
 # backend (every rule, the recall benchmarks) to target/report/BEHAVIOUR.md and its recall plot
-# beside it. Arguments go to `memory-conformance report` (`--backend NAME`, `--cases N`, ...).
+# beside it. Arguments go to `memory-conformance-bundled report` (`--backend NAME`, `--cases N`,
+# ...), the project's own tool (tools/bundled).
 #
 #   bash setup/report.sh
 set -euo pipefail
@@ -29,5 +30,5 @@ fi
 
 mkdir -p target/report
 printf '\n== the report (%s)\n' "$(date -u +%H:%M:%S)"
-cargo run --release --locked -p memory-conformance-cli -- report --output target/report/BEHAVIOUR.md "$@"
+cargo run --release --locked -p memory-conformance-bundled -- report --output target/report/BEHAVIOUR.md "$@"
 printf '\n== the report is in target/report/BEHAVIOUR.md\n'

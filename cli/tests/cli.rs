@@ -172,6 +172,33 @@ fn bad_session_files_get_a_one_line_error_naming_file_and_field() {
 }
 
 #[test]
+fn help_reads_well() {
+    let out = run(&["--help"]);
+    let stdout = text(&out.stdout);
+    for command in ["gate", "explain", "diagnose"] {
+        assert!(stdout.contains(command), "{stdout}");
+    }
+}
+
+/// The command a user installs names the kit's reference and no other backend, and writes no
+/// behaviour report: the bundled backends and the report are the project's own tool's.
+#[test]
+fn the_command_names_only_the_reference_and_has_no_report() {
+    let out = run(&["benchmark", "--backend", "sqlite-fts5"]);
+    assert_clean_error(
+        &out,
+        &["no bundled backend is called \"sqlite-fts5\"; the bundled backends are: reference"],
+    );
+    let out = run(&["report", "--backend", "reference"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("unrecognized subcommand 'report'"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn diagnose_with_nothing_to_judge_says_so() {
     let dir = Scratch::new("cli-nothing");
     let empty = dir.file("none.json", "[]");

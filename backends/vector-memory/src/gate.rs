@@ -119,7 +119,7 @@ pub fn minilm_gate() -> Gate {
         ))
         .available(model.map(drop))
         // What the real model measured on the recall benchmark, less a margin: 86% of the
-        // answers within the first five, 75% on paraphrases (`memory-conformance benchmark
-        // --backend vector-minilm`). Recall that drops below fails `vector-minilm::recall.floor`.
+        // answers within the first five, 75% on paraphrases (`memory-conformance-bundled
+        // benchmark --backend vector-minilm`). Recall that drops below fails `vector-minilm::recall.floor`.
         .recall_floor(RecallFloor::recall_at_5(0.85).kind(QuestionKind::Paraphrase, 0.7))
 }
