@@ -4,6 +4,9 @@
 
 use memory_conformance::conformance::Gate;
 
+/// A backend's name and the function that builds its gate.
+type Entry = (&'static str, fn() -> Gate);
+
 /// Named backends, in order, each gate built only when asked for: building one can load a
 /// model or reach a server.
 ///
@@ -15,7 +18,7 @@ use memory_conformance::conformance::Gate;
 /// assert!(Backends::KIT.gate("sqlite-fts6").is_err());
 /// ```
 #[derive(Clone, Copy)]
-pub struct Backends(&'static [(&'static str, fn() -> Gate)]);
+pub struct Backends(&'static [Entry]);
 
 impl Backends {
     /// The kit's own backend: `reference`, the kit's
@@ -24,7 +27,7 @@ impl Backends {
 
     /// The backends of `table`, each a name and the function that builds its gate, in the
     /// order they are listed and reported in.
-    pub const fn new(table: &'static [(&'static str, fn() -> Gate)]) -> Self {
+    pub const fn new(table: &'static [Entry]) -> Self {
         Self(table)
     }
 
