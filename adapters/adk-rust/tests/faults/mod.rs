@@ -1,7 +1,8 @@
 //! What the fault tests of the server backends share: trials that show as ignored, with the
 //! command that starts the servers as the reason, when a server is not running here; the
 //! acknowledged write they check for; the repository's server scripts. Also included by
-//! `cli/tests/faults_mariadb.rs` (MariaDB's subject is a community package, gated by the CLI).
+//! `tools/bundled/tests/faults_mariadb.rs` (MariaDB's subject is a community package, its
+//! server's URL read with this crate's `servers::server_url`).
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
