@@ -11,6 +11,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The test binaries `cargo test --workspace` built, listed before the busy loops start.
+. .ci/prebuilt.sh
+trap prebuilt_done EXIT
+prebuilt_list
+
 hog_seconds="${HOG_SECONDS:-600}"
 hogs=()
 stop_hogs() {
@@ -19,7 +24,7 @@ stop_hogs() {
   done
   wait 2>/dev/null || true
 }
-trap stop_hogs EXIT
+trap 'stop_hogs; prebuilt_done' EXIT
 
 loops=$(( $(nproc) * 2 ))
 for _ in $(seq "$loops"); do
@@ -28,10 +33,13 @@ for _ in $(seq "$loops"); do
 done
 echo "load check: $loops busy loops on $(nproc) cores (at most $hog_seconds s)"
 
-cargo test --locked -p memory-conformance \
-  --test deviant_backends --test process_bridge --test conformance --test gate --lib
-cargo test --locked -p memory-sqlite-fts5 --test conformance --test concurrency
-cargo test --locked -p memory-conformance-cli --test misbehaving_bridges
-cargo test --locked -p memory-conformance-cli --test gate -- budget
-cargo test --locked -p memory-conformance-adk-rust --test faults_postgres --test faults_redis
-cargo test --locked -p memory-conformance-bundled --test faults_mariadb
+for target in deviant_backends process_bridge conformance gate lib; do
+  prebuilt memory-conformance "$target"
+done
+prebuilt memory-sqlite-fts5 conformance
+prebuilt memory-sqlite-fts5 concurrency
+prebuilt memory-conformance-cli misbehaving_bridges
+prebuilt memory-conformance-cli gate budget
+prebuilt memory-conformance-adk-rust faults_postgres
+prebuilt memory-conformance-adk-rust faults_redis
+prebuilt memory-conformance-bundled faults_mariadb
