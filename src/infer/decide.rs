@@ -141,20 +141,7 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
             self.profile = candidate;
             let mut decision = decided(value, &outcome);
             decision.unchecked = true;
-            let not_applicable: Vec<&str> = outcome
-                .not_applicable
-                .iter()
-                .map(|(rule, _)| *rule)
-                .collect();
-            let mut why = vec![format!(
-                "no rule held for it ({} {} not apply to the profile)",
-                not_applicable.join(", "),
-                if not_applicable.len() == 1 {
-                    "does"
-                } else {
-                    "do"
-                }
-            )];
+            let mut why = vec!["no rule held for it".to_owned()];
             if !outcome.implied_failures.is_empty() {
                 why.push(format!(
                     "{} failed as it says {} must",
@@ -166,7 +153,7 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
                     }
                 ));
             }
-            why.push("so the value that claims least of those no rule ruled out".to_owned());
+            why.push("of the values no rule ruled out, the one that claims least".to_owned());
             decision.reason = Some(why.join("; "));
             decision.ruled_out = ruled_out;
             self.decisions.push(decision);

@@ -352,6 +352,8 @@ fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
     limit::decide(&mut run);
     if run.profile.is_lexical() {
         words::decide(&mut run);
+    } else {
+        words::not_decided(&mut run);
     }
     retrieval::blank_query(&mut run);
     if !run.profile.is_lexical() {

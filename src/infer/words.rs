@@ -56,6 +56,23 @@ pub(super) fn decide(run: &mut Run<impl FnMut(&str)>) {
     }
 }
 
+/// Notes that the word rules are not decided: they run for lexical retrieval only, so the
+/// file keeps the reference's, which claim nothing about the backend.
+pub(super) fn not_decided(run: &mut Run<impl FnMut(&str)>) {
+    let rules: Vec<&'static str> = [WordRule::DECIDED_BY, MultiWord::DECIDED_BY].concat();
+    run.declined(
+        TOGETHER,
+        "the reference's, not decided",
+        &rules,
+        format!(
+            "the word rules run for lexical retrieval only ({} do not apply), so the file keeps \
+             the reference's, which no rule reads under this retrieval",
+            rules.join(", ")
+        ),
+        true,
+    );
+}
+
 /// Every word-rule pairing over the profile decided so far, the other dimensions as they are.
 fn pairs(run: &Run<impl FnMut(&str)>) -> Vec<(String, Profile)> {
     candidates()
