@@ -323,7 +323,6 @@ pub fn infer(
     seed: u64,
     mut progress: impl FnMut(&str),
 ) -> Inference {
-    progress(Strings::KEY);
     let strings = strings::probed(subject);
     let mut run = Run::new(subject, cases, seed, &mut progress);
     run.profile.strings = strings;
