@@ -188,7 +188,13 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
             return;
         };
         let (reason, unchecked) = match (&last.misfit, last.unchecked) {
-            (Some(failing), _) => (format!("{} failed", failing.join("; ")), false),
+            (Some(failing), _) => {
+                let ids: Vec<&str> = failing
+                    .iter()
+                    .map(|f| f.split_once(" (").map_or(f.as_str(), |(id, _)| id))
+                    .collect();
+                (format!("{} failed on this backend", ids.join(", ")), false)
+            }
             (None, true) => {
                 let mut why = last.reason.clone().unwrap_or_default();
                 if let Some(detail) = &last.not_applicable {
