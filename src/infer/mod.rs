@@ -2,14 +2,25 @@
 //! rules that decide each dimension (the dimension table's, `src/profile/dimension.rs`) against
 //! every value it can take.
 //!
-//! Dimensions are decided in an order where each needs only those before it: the retrieval
-//! (a vector index over an embedder the kit can embed with, else lexical), the key, the
-//! re-add, the timestamps, tool data, the limit (counted directly), for a lexical backend the
-//! word rules of stored text and queries together and any or all words (both with no order
-//! promised), what a blank query returns, the order, then the capabilities. Where no word
-//! rules fit a lexical backend, it is inferred again as semantic, held to the contract rules. For each, the candidates go from most to least specific, and the
-//! first whose rules all hold (and check something) is taken; when none does, the one with the
-//! fewest failing rules is taken, with a note naming the rules that will fail.
+//! The strings the backend takes are probed first (a store that cannot hold U+0000 would fail
+//! every rule whose input carries one) and checked last by their rules. The other dimensions
+//! are decided in an order where each needs only those before it: the retrieval (a vector
+//! index over an embedder the kit can embed with, else lexical), the key, the re-add, the
+//! timestamps, tool data, the limit (counted directly), for a lexical backend the word rules
+//! of stored text and queries together and any or all words (both with no order promised),
+//! what a blank query returns, the order, then the capabilities, each after the one it needs
+//! (`delete` after `entry_ids`). Where no word rules fit a lexical backend, it is inferred
+//! again as semantic, held to the contract rules.
+//!
+//! For each, the candidates go from most to least specific, and the first none of whose rules
+//! fails, one of them having run and held, is taken. Where no rule could run for any value,
+//! the first (the contract's) is taken, not checked; where rules ruled some values out but
+//! none held for the rest, the last of the rest (the one that claims least, as `append` for a
+//! re-add), not checked; where every value fails, the one with the fewest failing rules, with
+//! a note naming them. A capability is claimed only where its rules ran and held: one no rule
+//! could check is not claimed. The profile file names, on each line, the rules that held for
+//! its value, or why it is not checked or not claimed, and is always one
+//! [`ProfileFile::parse`](crate::conformance::ProfileFile::parse) reads back.
 //!
 //! ```no_run
 //! use memory_conformance::InMemoryMemoryService;
