@@ -11,7 +11,8 @@ use std::sync::Mutex;
 use memory_conformance::conformance::{Gate, ProfileFile, Subject, Verdict, rules};
 use memory_conformance::infer::{Inference, infer};
 use memory_conformance::profile::{
-    CustomWords, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, WordRule, presets,
+    CustomWords, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Strings, WordRule,
+    presets,
 };
 use memory_conformance::{
     InMemoryMemoryService, MemoryEntry, MemoryError, MemoryService, SearchMemoryResponse, Session,
@@ -192,11 +193,65 @@ impl Deviation for TwoCallsOnly {
     }
 }
 
+/// The reference over a store that cannot hold U+0000 (PostgreSQL's `text`): a call carrying
+/// one in a key, a session id, an author or a text fails with an error.
+#[derive(Debug)]
+struct NulRefused;
+
+/// An error where one of `strings` holds U+0000.
+fn refuse_nul(strings: &[&str]) -> support::deviants::Done {
+    if strings.iter().any(|s| s.contains('\0')) {
+        return Err(MemoryError::backend(
+            "invalid byte sequence for encoding \"UTF8\": 0x00",
+        ));
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl Deviation for NulRefused {
+    async fn add_session(
+        &self,
+        store: &support::deviants::Store,
+        session: &Session,
+    ) -> support::deviants::Done {
+        let mut strings = vec![
+            session.app_name.as_str(),
+            session.user_id.as_str(),
+            session.id.as_str(),
+        ];
+        let texts: Vec<String> = session
+            .events
+            .iter()
+            .flat_map(|e| {
+                let mut texts = vec![e.author.clone(), e.id.clone()];
+                if let Some(content) = &e.content {
+                    texts.extend(content.texts().map(str::to_owned));
+                }
+                texts
+            })
+            .collect();
+        strings.extend(texts.iter().map(String::as_str));
+        refuse_nul(&strings)?;
+        store.add(session).await
+    }
+
+    async fn search(
+        &self,
+        store: &support::deviants::Store,
+        search: support::deviants::Search<'_>,
+    ) -> support::deviants::Answer {
+        refuse_nul(&[search.app, search.user, search.query])?;
+        store.search(search).await
+    }
+}
+
 /// The deviants inferred: one of each kind the zoo has that answers in time (no hang, panic
 /// or delayed write), and the reference with the two calls only.
 fn deviants() -> Vec<&'static dyn Deviation> {
     vec![
         &TwoCallsOnly,
+        &NulRefused,
         &key::SlashJoinedKey,
         &key::ColonJoinedKey,
         &key::RejectEmptyUser,
@@ -278,7 +333,7 @@ fn every_profile_infer_prints_is_read_back_and_accepted_by_the_gate() {
     let count = subjects.len();
     let mut runner = TestRunner::new_with_rng(
         Config {
-            cases: 24,
+            cases: 16,
             failure_persistence: None,
             ..Config::default()
         },
@@ -380,6 +435,17 @@ fn every_claim_names_the_rules_that_ran_and_held() {
         let gate = Gate::new(subject.clone().with_profile(file.profile.clone()))
             .cases(CASES)
             .seed(1);
+        assert!(
+            text.contains("\nstrings = \"any\"  # checked by key.isolation, query.unknown_key\n")
+                || text.contains("\nstrings = \"without-nul"),
+            "the strings are written with the rules that held for them:\n{text}"
+        );
+        assert!(
+            text.contains(
+                "\n# not decided by infer, not checked: the contract's duplicates = kept"
+            ),
+            "the dimensions infer does not decide are named:\n{text}"
+        );
         let mut rerun: HashMap<&str, bool> = HashMap::new();
         for (key, value, comment) in value_lines(&text) {
             if ["format", "name", "provenance"].contains(&key.as_str()) {
@@ -503,5 +569,33 @@ fn a_semantic_store_promises_an_order_only_where_it_ranks() {
         Order::Relevance,
         "{}",
         ranked.to_toml()
+    );
+}
+
+/// A store that cannot hold U+0000 is inferred as one (`strings = "without-nul"`, probed before
+/// any rule runs and checked last), and every other dimension is decided as the reference's:
+/// a generated U+0000 breaks no later decision.
+#[test]
+fn a_store_that_cannot_hold_nul_is_inferred_without_nul_and_the_rest_as_usual() {
+    let inference = inferred(&deviant(&NulRefused), 1);
+    let text = inference.to_toml();
+    assert!(!inference.has_misfit(), "{text}");
+    assert_eq!(inference.profile.strings, Strings::WithoutNul, "{text}");
+    let mut expected = Profile::reference();
+    expected.strings = Strings::WithoutNul;
+    let dimensions = |profile: &Profile| {
+        let mut profile = profile.clone().named("compared");
+        profile.provenance = String::new();
+        profile.capabilities = Default::default();
+        profile
+    };
+    assert_eq!(
+        dimensions(&inference.profile),
+        dimensions(&expected),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nstrings = \"without-nul\"  # checked by "),
+        "{text}"
     );
 }

@@ -42,8 +42,8 @@ use std::fmt::Write as _;
 use crate::conformance::{ProfileFile, Subject};
 use crate::profile::dimension::{CAPABILITIES, Dimension};
 use crate::profile::{
-    Capabilities, EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, Readd, Retrieval,
-    Strings, Timestamps, ToolData, WordRule,
+    BlankEvents, Capabilities, Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord,
+    Order, Profile, Readd, Retrieval, Strings, Timestamps, ToolData, Visibility, WordRule,
 };
 
 use self::decide::Run;
@@ -138,7 +138,12 @@ impl Inference {
         let mut out = String::new();
         let mut table = String::new();
         let mut written: Vec<String> = Vec::new();
+        let mut top_level_done = false;
         for line in file.lines() {
+            if !top_level_done && (line.is_empty() || line.starts_with('[')) {
+                self.top_level_left(&written, &mut out);
+                top_level_done = true;
+            }
             if line.starts_with('[') {
                 self.capabilities_left(&table, &written, &mut out);
                 table = line.trim_matches(['[', ']']).to_owned();
@@ -167,6 +172,46 @@ impl Inference {
         }
         self.capabilities_left(&table, &written, &mut out);
         out
+    }
+
+    /// After the file's first keys: the strings, which the file leaves out where they are the
+    /// contract's, with the rules that held for them; and the dimensions infer does not decide,
+    /// whose contract values stand, not checked.
+    fn top_level_left(&self, written: &[String], out: &mut String) {
+        if !written.iter().any(|key| key == Strings::KEY)
+            && let Ok(serde_json::Value::String(value)) = serde_json::to_value(self.profile.strings)
+        {
+            let claim = self.claim(Strings::KEY).unwrap_or_default();
+            let _ = writeln!(out, "{} = \"{value}\"  # {}", Strings::KEY, comment(&claim));
+        }
+        let mut standing = Vec::new();
+        for (key, value) in [
+            (
+                Duplicates::KEY,
+                serde_json::to_value(self.profile.duplicates),
+            ),
+            (EventIds::KEY, serde_json::to_value(self.profile.event_ids)),
+            (
+                BlankEvents::KEY,
+                serde_json::to_value(self.profile.blank_events),
+            ),
+        ] {
+            if !written.iter().any(|k| k == key)
+                && let Ok(serde_json::Value::String(value)) = value
+            {
+                standing.push(format!("{key} = {value}"));
+            }
+        }
+        if self.profile.visibility == Visibility::Immediate {
+            standing.push(format!("{} = immediate", Visibility::KEY));
+        }
+        if !standing.is_empty() {
+            let _ = writeln!(
+                out,
+                "# not decided by infer, not checked: the contract's {} stand",
+                standing.join(", ")
+            );
+        }
     }
 
     /// At the end of the `[capabilities]` table, a line for each capability the file leaves
