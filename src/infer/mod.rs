@@ -577,4 +577,36 @@ mod tests {
         };
         assert_eq!(fits.misfit_reports(), "");
     }
+
+    /// A failure's first line can carry a generated U+0000 or a newline: the comments write
+    /// them as escapes, so the file still reads; a delete without entry ids is never written.
+    #[test]
+    fn the_file_reads_back_whatever_the_notes_hold() {
+        let mut profile = Profile::reference().named(" ");
+        profile.capabilities.delete = true;
+        profile.capabilities.entry_ids = false;
+        sound(&mut profile);
+        assert!(!profile.capabilities.delete);
+        assert_eq!(profile.name, "inferred");
+        let inference = Inference {
+            profile,
+            decisions: vec![Decision {
+                dimension: "key".to_owned(),
+                value: "structured".to_owned(),
+                rules: vec!["key.isolation"],
+                held: Vec::new(),
+                implied_failures: Vec::new(),
+                misfit: Some(vec!["key.isolation (user \u{0}\n\u{7f})".to_owned()]),
+                unchecked: false,
+                reason: None,
+                not_applicable: None,
+                declined: false,
+                ruled_out: Vec::new(),
+            }],
+        };
+        let text = inference.to_toml();
+        assert!(text.contains("user \\u{0}\\u{a}\\u{7f}"), "{text}");
+        let file = ProfileFile::parse(&text).unwrap_or_else(|err| panic!("{err}\n{text}"));
+        assert_eq!(file.profile, inference.profile);
+    }
 }
