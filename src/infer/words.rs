@@ -66,7 +66,7 @@ pub(super) fn not_decided(run: &mut Run<impl FnMut(&str)>) {
         &rules,
         format!(
             "the word rules run for lexical retrieval only ({} do not apply), so the file keeps \
-             the reference's, which no rule reads under this retrieval",
+             the reference's, which claim nothing about this backend",
             rules.join(", ")
         ),
         true,
