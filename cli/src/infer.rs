@@ -43,10 +43,13 @@ pub fn run(
     let mut inferred = inferring.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     // The profile is named as asked, else after the bundled backend, else as the bridge's
     // hello names its backend.
+    // A blank name is no name: a profile file needs one.
     match (name, &bridge) {
-        (Some(name), _) => inferred.profile.name = name,
-        (None, Some(bridge)) => inferred.profile.name = bridge.backend().to_owned(),
-        (None, None) => {}
+        (Some(name), _) if !name.trim().is_empty() => inferred.profile.name = name,
+        (_, Some(bridge)) if !bridge.backend().trim().is_empty() => {
+            inferred.profile.name = bridge.backend().to_owned();
+        }
+        _ => {}
     }
     print!("{}", inferred.to_toml());
     eprint!("{}", inferred.misfit_reports());

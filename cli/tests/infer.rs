@@ -152,6 +152,20 @@ fn a_store_with_a_similarity_floor_is_inferred_as_semantic_and_gates_green() {
         ),
         "{stdout}"
     );
+    // Under semantic retrieval no rule of the delta, the memories or the delete can run: they
+    // are printed unclaimed, saying so, though the bridge has the calls.
+    assert!(
+        stdout.contains("\ndelete = false  # not claimed, not checked: ")
+            && stdout.contains("\nexplicit_memories = false  # not claimed, not checked: ")
+            && stdout.contains("\n# events_delta is not written: not claimed, not checked: "),
+        "{stdout}"
+    );
+    assert!(
+        !profile.capabilities.delete
+            && !profile.capabilities.explicit_memories
+            && profile.capabilities.events_delta.is_none(),
+        "{stdout}"
+    );
     let (green, gated) = gate_with("floor", &stdout, &bridge);
     assert!(green, "{gated}");
 }

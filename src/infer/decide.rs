@@ -24,10 +24,19 @@ struct Outcome {
     failing: Vec<String>,
     /// The rules that failed as a known violation the candidate implies.
     implied_failures: Vec<&'static str>,
-    /// How many rules checked something (passed, or showed an implied violation).
-    checked: usize,
+    /// The rules that ran and held.
+    held: Vec<&'static str>,
+    /// The rules that do not apply to the candidate, each with why not.
+    not_applicable: Vec<(&'static str, String)>,
     /// The whole report of the first rule that failed: its minimal scenario.
     first_report: Option<String>,
+}
+
+impl Outcome {
+    /// Whether some rule ran (held, or failed as implied or not).
+    fn ran(&self) -> bool {
+        !self.held.is_empty() || !self.implied_failures.is_empty() || !self.failing.is_empty()
+    }
 }
 
 impl<'a, P: FnMut(&str)> Run<'a, P> {
@@ -64,8 +73,11 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
     }
 
     /// Decides `dimension` among `candidates` (a name, and the profile with that value) by
-    /// `rule_ids`: the first candidate whose rules all hold and check something, else the one
-    /// with the fewest failing rules, noted as a misfit.
+    /// `rule_ids`: the first candidate none of whose rules fails and one of which held on the
+    /// backend. Where no rule ran for any candidate, the first (the contract's value), not
+    /// checked. Where rules ran and ruled candidates out, but none held for the rest, the last
+    /// of the rest (the value that claims least), not checked. Else the one with the fewest
+    /// failing rules, noted as a misfit.
     pub(super) fn decide(
         &mut self,
         dimension: &str,
@@ -73,58 +85,96 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
         candidates: Vec<(String, Profile)>,
     ) {
         (self.progress)(dimension);
-        let decided = |value, implied_failures, misfit| Decision {
+        let decided = |value: String, outcome: &Outcome| Decision {
             dimension: dimension.to_owned(),
             value,
             rules: rule_ids.to_vec(),
-            implied_failures,
-            misfit,
+            held: outcome.held.clone(),
+            implied_failures: outcome.implied_failures.clone(),
+            misfit: None,
             unchecked: false,
+            reason: None,
+            not_applicable: outcome
+                .not_applicable
+                .first()
+                .map(|(rule, why)| format!("{rule}: {why}")),
+            declined: false,
             ruled_out: Vec::new(),
         };
-        let mut best: Option<(String, Profile, Vec<String>)> = None;
-        let mut ruled_out = Vec::new();
-        let mut first_unchecked = None;
-        let mut any_checked = false;
+        let mut tried: Vec<(String, Profile, Outcome)> = Vec::new();
         for (value, candidate) in candidates {
             let outcome = self.outcome(&candidate, rule_ids);
-            any_checked |= outcome.checked > 0 || !outcome.failing.is_empty();
-            if first_unchecked.is_none() {
-                first_unchecked = Some((value.clone(), candidate.clone()));
-            }
-            if let Some(report) = &outcome.first_report {
-                ruled_out.push((value.clone(), report.clone()));
-            }
-            if outcome.failing.is_empty() && outcome.checked > 0 {
+            if outcome.failing.is_empty() && !outcome.held.is_empty() {
                 self.profile = candidate;
-                self.decisions
-                    .push(decided(value, outcome.implied_failures, None));
+                self.decisions.push(decided(value, &outcome));
                 return;
             }
-            if best
-                .as_ref()
-                .is_none_or(|(.., failing)| outcome.failing.len() < failing.len())
-            {
-                best = Some((value, candidate, outcome.failing));
-            }
+            tried.push((value, candidate, outcome));
         }
-        if !any_checked && let Some((value, candidate)) = first_unchecked {
+        let ruled_out: Vec<(String, String)> = tried
+            .iter()
+            .filter_map(|(value, _, outcome)| {
+                outcome
+                    .first_report
+                    .clone()
+                    .map(|report| (value.clone(), report))
+            })
+            .collect();
+        if !tried.iter().any(|(.., outcome)| outcome.ran()) {
+            if let Some((value, candidate, outcome)) = tried.into_iter().next() {
+                self.profile = candidate;
+                let mut decision = decided(value, &outcome);
+                decision.unchecked = true;
+                decision.reason = Some(format!(
+                    "none of {} applies to the profile",
+                    rule_ids.join(", ")
+                ));
+                self.decisions.push(decision);
+            }
+            return;
+        }
+        if let Some(index) = tried
+            .iter()
+            .rposition(|(.., outcome)| outcome.failing.is_empty())
+        {
+            let (value, candidate, outcome) = tried.swap_remove(index);
             self.profile = candidate;
-            let mut decision = decided(value, Vec::new(), None);
+            let mut decision = decided(value, &outcome);
             decision.unchecked = true;
+            let mut why = vec!["no rule held for it".to_owned()];
+            if !outcome.implied_failures.is_empty() {
+                why.push(format!(
+                    "{} failed as it says {} must",
+                    outcome.implied_failures.join(", "),
+                    if outcome.implied_failures.len() == 1 {
+                        "it"
+                    } else {
+                        "they"
+                    }
+                ));
+            }
+            why.push("of the values no rule ruled out, the one that claims least".to_owned());
+            decision.reason = Some(why.join("; "));
+            decision.ruled_out = ruled_out;
             self.decisions.push(decision);
             return;
         }
-        if let Some((value, candidate, failing)) = best {
+        if let Some((value, candidate, outcome)) = tried
+            .into_iter()
+            .min_by_key(|(.., outcome)| outcome.failing.len())
+        {
             self.profile = candidate;
-            let mut decision = decided(value, Vec::new(), Some(failing));
+            let mut decision = decided(value, &outcome);
+            decision.implied_failures = Vec::new();
+            decision.misfit = Some(outcome.failing);
             decision.ruled_out = ruled_out;
             self.decisions.push(decision);
         }
     }
 
-    /// Decides as [`Run::decide`], but where no candidate fits, the profile stays as it was and
-    /// the decision is `declined`, checking nothing (a capability not claimed).
+    /// Decides as [`Run::decide`], but where no candidate fits, or no rule could check it, the
+    /// profile stays as it was and the decision is `declined` (a capability not claimed), saying
+    /// why.
     pub(super) fn decide_or_decline(
         &mut self,
         dimension: &str,
@@ -134,22 +184,56 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
     ) {
         let before = self.profile.capabilities;
         self.decide(dimension, rule_ids, candidates);
-        if self.misfit(dimension) {
-            self.profile.capabilities = before;
-            self.forget(&[dimension]);
-            self.declined(dimension, declined);
+        let Some(last) = self.decisions.last() else {
+            return;
+        };
+        let (reason, unchecked) = match (&last.misfit, last.unchecked) {
+            (Some(failing), _) => {
+                let ids: Vec<&str> = failing
+                    .iter()
+                    .map(|f| f.split_once(" (").map_or(f.as_str(), |(id, _)| id))
+                    .collect();
+                (format!("{} failed on this backend", ids.join(", ")), false)
+            }
+            (None, true) => {
+                let mut why = last.reason.clone().unwrap_or_default();
+                if let Some(detail) = &last.not_applicable {
+                    why.push_str(&format!(" ({detail})"));
+                }
+                (why, true)
+            }
+            (None, false) => return,
+        };
+        let ruled_out = last.ruled_out.clone();
+        self.profile.capabilities = before;
+        self.forget(&[dimension]);
+        self.declined(dimension, declined, rule_ids, reason, unchecked);
+        if let Some(decision) = self.decisions.last_mut() {
+            decision.ruled_out = ruled_out;
         }
     }
 
-    /// Notes that `dimension` keeps the value `kept`, no other value having held its rules.
-    pub(super) fn declined(&mut self, dimension: &str, kept: &str) {
+    /// Notes that `dimension` keeps the value `kept` (claims nothing), for `reason`; `rules`
+    /// are those that would have decided it, `unchecked` whether none of them could run.
+    pub(super) fn declined(
+        &mut self,
+        dimension: &str,
+        kept: &str,
+        rules: &[&'static str],
+        reason: String,
+        unchecked: bool,
+    ) {
         self.decisions.push(Decision {
             dimension: dimension.to_owned(),
             value: kept.to_owned(),
-            rules: Vec::new(),
+            rules: rules.to_vec(),
+            held: Vec::new(),
             implied_failures: Vec::new(),
             misfit: None,
-            unchecked: false,
+            unchecked,
+            reason: Some(reason),
+            not_applicable: None,
+            declined: true,
             ruled_out: Vec::new(),
         });
     }
@@ -161,6 +245,15 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
             .rev()
             .find(|d| d.dimension == dimension)
             .is_some_and(|d| d.misfit.is_some())
+    }
+
+    /// Whether the last decision of `dimension` was taken with no rule holding for it.
+    pub(super) fn unchecked(&self, dimension: &str) -> bool {
+        self.decisions
+            .iter()
+            .rev()
+            .find(|d| d.dimension == dimension)
+            .is_some_and(|d| d.unchecked)
     }
 
     /// Forgets the decisions of `dimensions` (decided again together).
@@ -195,19 +288,21 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
         let mut outcome = Outcome {
             failing: Vec::new(),
             implied_failures: Vec::new(),
-            checked: 0,
+            held: Vec::new(),
+            not_applicable: Vec::new(),
             first_report: None,
         };
         for rule in rule_ids.iter().map(|id| known(id)) {
             match gate.check(rule) {
                 Verdict::Passed { .. } | Verdict::KnownViolationNotShown { .. } => {
-                    outcome.checked += 1;
+                    outcome.held.push(rule.id());
                 }
                 Verdict::KnownViolationShown { .. } => {
-                    outcome.checked += 1;
                     outcome.implied_failures.push(rule.id());
                 }
-                Verdict::NotApplicable { .. } => {}
+                Verdict::NotApplicable { reason } => {
+                    outcome.not_applicable.push((rule.id(), reason));
+                }
                 other => {
                     let report = other.to_string();
                     outcome.failing.push(format!(

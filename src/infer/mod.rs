@@ -2,14 +2,25 @@
 //! rules that decide each dimension (the dimension table's, `src/profile/dimension.rs`) against
 //! every value it can take.
 //!
-//! Dimensions are decided in an order where each needs only those before it: the retrieval
-//! (a vector index over an embedder the kit can embed with, else lexical), the key, the
-//! re-add, the timestamps, tool data, the limit (counted directly), for a lexical backend the
-//! word rules of stored text and queries together and any or all words (both with no order
-//! promised), what a blank query returns, the order, then the capabilities. Where no word
-//! rules fit a lexical backend, it is inferred again as semantic, held to the contract rules. For each, the candidates go from most to least specific, and the
-//! first whose rules all hold (and check something) is taken; when none does, the one with the
-//! fewest failing rules is taken, with a note naming the rules that will fail.
+//! The strings the backend takes are probed first (a store that cannot hold U+0000 would fail
+//! every rule whose input carries one) and checked last by their rules. The other dimensions
+//! are decided in an order where each needs only those before it: the retrieval (a vector
+//! index over an embedder the kit can embed with, else lexical), the key, the re-add, the
+//! timestamps, tool data, the limit (counted directly), for a lexical backend the word rules
+//! of stored text and queries together and any or all words (both with no order promised),
+//! what a blank query returns, the order, then the capabilities, each after the one it needs
+//! (`delete` after `entry_ids`). Where no word rules fit a lexical backend, it is inferred
+//! again as semantic, held to the contract rules.
+//!
+//! For each, the candidates go from most to least specific, and the first none of whose rules
+//! fails, one of them having run and held, is taken. Where no rule could run for any value,
+//! the first (the contract's) is taken, not checked; where rules ruled some values out but
+//! none held for the rest, the last of the rest (the one that claims least, as `append` for a
+//! re-add), not checked; where every value fails, the one with the fewest failing rules, with
+//! a note naming them. A capability is claimed only where its rules ran and held: one no rule
+//! could check is not claimed. The profile file names, on each line, the rules that held for
+//! its value, or why it is not checked or not claimed, and is always one
+//! [`ProfileFile::parse`](crate::conformance::ProfileFile::parse) reads back.
 //!
 //! ```no_run
 //! use memory_conformance::InMemoryMemoryService;
@@ -23,6 +34,7 @@
 mod decide;
 mod limit;
 mod retrieval;
+mod strings;
 mod words;
 
 use std::fmt::Write as _;
@@ -30,7 +42,8 @@ use std::fmt::Write as _;
 use crate::conformance::{ProfileFile, Subject};
 use crate::profile::dimension::{CAPABILITIES, Dimension};
 use crate::profile::{
-    Capabilities, EventsDelta, KeyScheme, Order, Profile, Readd, Timestamps, ToolData, WordRule,
+    BlankEvents, Capabilities, Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord,
+    Order, Profile, Readd, Retrieval, Strings, Timestamps, ToolData, Visibility, WordRule,
 };
 
 use self::decide::Run;
@@ -45,14 +58,25 @@ pub struct Decision {
     pub value: String,
     /// The rules that decided it.
     pub rules: Vec<&'static str>,
+    /// Those of `rules` that ran on the backend and held with the value taken: the rules its
+    /// line in the profile file names.
+    pub held: Vec<&'static str>,
     /// Those of `rules` that failed as the value taken says they must (the known violations
     /// it implies, such as the replace rules for an appending re-add).
     pub implied_failures: Vec<&'static str>,
     /// Set when no value fits: the rules that fail with the value taken.
     pub misfit: Option<Vec<String>>,
-    /// Whether none of `rules` applies to the profile, so the value taken (the first) is
-    /// not checked.
+    /// Whether no rule held for the value taken, because none of `rules` could run for it:
+    /// the value is the contract's where nothing ran, else the one that claims least, and a
+    /// capability is not claimed.
     pub unchecked: bool,
+    /// Why the value was not checked, or why a capability is not claimed.
+    pub reason: Option<String>,
+    /// The first of `rules` that does not apply, and why not.
+    not_applicable: Option<String>,
+    /// Whether the value is the one that claims nothing, kept because no other held (a
+    /// capability not claimed).
+    declined: bool,
     /// Set when no value fits: each value tried, with the report of the first rule that ruled
     /// it out (its minimal scenario and how to reproduce it).
     pub ruled_out: Vec<(String, String)>,
@@ -91,49 +115,219 @@ impl Inference {
         self.decisions.iter().any(|d| d.misfit.is_some())
     }
 
-    /// The profile file of the inference, each dimension's decision as a comment above it.
+    /// The profile file of the inference: each dimension's decision as a comment above it,
+    /// and on each line of a value or capability, the rules that ran on the backend and held
+    /// for it (`delete = true  # checked by forget.never_returned`), or why it is not claimed
+    /// or not checked. Every capability is written, those not claimed as `false`.
     pub fn to_toml(&self) -> String {
         let mut out = String::from(
             "# Inferred by `memory-conformance infer`: each dimension was decided by running the\n\
              # rules that check it against every value it can take.\n",
         );
         for decision in &self.decisions {
-            let _ = writeln!(out, "# {}", decision.note());
+            let _ = writeln!(out, "# {}", comment(&decision.note()));
         }
         out.push('\n');
-        out.push_str(&ProfileFile::of(self.profile.clone()).to_toml());
+        out.push_str(&self.commented(&ProfileFile::of(self.profile.clone()).to_toml()));
         out
     }
+
+    /// `file` with the comment of each value's line, and a line for each capability the file
+    /// leaves out (not claimed).
+    fn commented(&self, file: &str) -> String {
+        let mut out = String::new();
+        let mut table = String::new();
+        let mut written: Vec<String> = Vec::new();
+        let mut top_level_done = false;
+        for line in file.lines() {
+            if !top_level_done && (line.is_empty() || line.starts_with('[')) {
+                self.top_level_left(&written, &mut out);
+                top_level_done = true;
+            }
+            if line.starts_with('[') {
+                self.capabilities_left(&table, &written, &mut out);
+                table = line.trim_matches(['[', ']']).to_owned();
+                written.clear();
+                let _ = writeln!(out, "{line}");
+                continue;
+            }
+            let Some((key, _)) = line.split_once(" = ") else {
+                let _ = writeln!(out, "{line}");
+                continue;
+            };
+            let key = if table.is_empty() {
+                key.to_owned()
+            } else {
+                format!("{table}.{key}")
+            };
+            match self.claim(&key) {
+                Some(claim) => {
+                    let _ = writeln!(out, "{line}  # {}", comment(&claim));
+                }
+                None => {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+            written.push(key);
+        }
+        self.capabilities_left(&table, &written, &mut out);
+        out
+    }
+
+    /// After the file's first keys: the strings, which the file leaves out where they are the
+    /// contract's, with the rules that held for them; and the dimensions infer does not decide,
+    /// whose contract values stand, not checked.
+    fn top_level_left(&self, written: &[String], out: &mut String) {
+        if !written.iter().any(|key| key == Strings::KEY)
+            && let Ok(serde_json::Value::String(value)) = serde_json::to_value(self.profile.strings)
+        {
+            let claim = self.claim(Strings::KEY).unwrap_or_default();
+            let _ = writeln!(out, "{} = \"{value}\"  # {}", Strings::KEY, comment(&claim));
+        }
+        let mut standing = Vec::new();
+        for (key, value) in [
+            (
+                Duplicates::KEY,
+                serde_json::to_value(self.profile.duplicates),
+            ),
+            (EventIds::KEY, serde_json::to_value(self.profile.event_ids)),
+            (
+                BlankEvents::KEY,
+                serde_json::to_value(self.profile.blank_events),
+            ),
+        ] {
+            if !written.iter().any(|k| k == key)
+                && let Ok(serde_json::Value::String(value)) = value
+            {
+                standing.push(format!("{key} = {value}"));
+            }
+        }
+        if self.profile.visibility == Visibility::Immediate {
+            standing.push(format!("{} = immediate", Visibility::KEY));
+        }
+        if !standing.is_empty() {
+            let _ = writeln!(
+                out,
+                "# not decided by infer, not checked: the contract's {} stand",
+                standing.join(", ")
+            );
+        }
+    }
+
+    /// At the end of the `[capabilities]` table, a line for each capability the file leaves
+    /// out: `false` and why, or for the event delta (which has no `false`), a comment.
+    fn capabilities_left(&self, table: &str, written: &[String], out: &mut String) {
+        if table != "capabilities" {
+            return;
+        }
+        for field in CAPABILITY_FIELDS {
+            let key = format!("capabilities.{field}");
+            if written.contains(&key) {
+                continue;
+            }
+            let claim = self.claim(&key).unwrap_or_else(|| "not claimed".to_owned());
+            if field == "events_delta" {
+                let _ = writeln!(out, "# {field} is not written: {}", comment(&claim));
+            } else {
+                let _ = writeln!(out, "{field} = false  # {}", comment(&claim));
+            }
+        }
+    }
+
+    /// The comment on the line of `key` (`capabilities.delete`, `event_words.rule`): the rules
+    /// that held for its value, or why it is not claimed or not checked; `None` for a line
+    /// that claims nothing about the backend (`name`).
+    fn claim(&self, key: &str) -> Option<String> {
+        let words = [words::TOGETHER, words::WITH_SEPARATORS, words::PAIR];
+        if (key == Retrieval::KEY || key.starts_with("vector."))
+            && self.profile.is_lexical()
+            && let Some(decision) = self.last_of(&words)
+            && decision.misfit.is_none()
+            && !decision.held.is_empty()
+        {
+            return Some(format!(
+                "checked by {} (no embedder held {})",
+                decision.held.join(", "),
+                retrieval::VECTOR_RULES.join(", ")
+            ));
+        }
+        let dimensions: Vec<&str> = match key {
+            "multi_word" => vec![words::TOGETHER, MultiWord::KEY],
+            "capabilities.durable" | "capabilities.shared" => vec![DURABLE_AND_SHARED],
+            "capabilities.events_delta" => vec![<Option<EventsDelta>>::LABEL],
+            key if key.starts_with("vector.") => vec![Retrieval::KEY],
+            key if key.starts_with("event_words.") || key.starts_with("query_terms.") => {
+                words.to_vec()
+            }
+            key => match CAPABILITIES.iter().find(|c| c.key == key) {
+                Some(capability) => vec![capability.label],
+                None => vec![key],
+            },
+        };
+        self.last_of(&dimensions).map(Decision::claim)
+    }
+
+    /// The last decision of the first of `dimensions` decided.
+    fn last_of(&self, dimensions: &[&str]) -> Option<&Decision> {
+        dimensions
+            .iter()
+            .find_map(|name| self.decisions.iter().rev().find(|d| d.dimension == *name))
+    }
+}
+
+/// The fields of `[capabilities]`, in the file's order.
+const CAPABILITY_FIELDS: [&str; 7] = [
+    "durable",
+    "shared",
+    "events_delta",
+    "explicit_memories",
+    "delete",
+    "entry_ids",
+    "search_limit",
+];
+
+/// The name of the decision of durable and shared together.
+const DURABLE_AND_SHARED: &str = "capabilities";
+
+/// `text` as a TOML comment may hold it: control characters (a generated U+0000 in a
+/// failure's first line) written as escapes.
+fn comment(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_unicode().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
 }
 
 impl Decision {
     /// The decision in one line: `readd: append (why)`.
     fn note(&self) -> String {
         let (dimension, value) = (&self.dimension, &self.value);
-        if self.unchecked {
-            return format!(
-                "{dimension}: {value} (not checked: none of {} applies to the profile)",
-                self.rules.join(", ")
-            );
-        }
+        let reason = self.reason.as_deref().unwrap_or_default();
         if let Some(failing) = &self.misfit {
             return format!(
                 "{dimension}: NO value fits; closest {value} (still failing: {})",
                 failing.join("; ")
             );
         }
-        if self.rules.is_empty() {
-            return format!("{dimension}: {value} (no other value held the rules that check it)");
+        if self.unchecked {
+            return format!("{dimension}: {value} (not checked: {reason})");
         }
-        let held: Vec<&str> = self
-            .rules
-            .iter()
-            .filter(|rule| !self.implied_failures.contains(rule))
-            .copied()
-            .collect();
+        if self.held.is_empty() && self.implied_failures.is_empty() {
+            let reason = self
+                .reason
+                .as_deref()
+                .unwrap_or("no other value held the rules that check it");
+            return format!("{dimension}: {value} ({reason})");
+        }
         let mut why = Vec::new();
-        if !held.is_empty() {
-            why.push(format!("every case of {} held", held.join(", ")));
+        if !self.held.is_empty() {
+            why.push(format!("every case of {} held", self.held.join(", ")));
         }
         if !self.implied_failures.is_empty() {
             why.push(format!(
@@ -143,19 +337,53 @@ impl Decision {
         }
         format!("{dimension}: {value} ({})", why.join("; "))
     }
+
+    /// The comment on the value's line: `checked by` the rules that held, or why it is not
+    /// claimed, not checked, or no value fits.
+    fn claim(&self) -> String {
+        let reason = self.reason.as_deref().unwrap_or_default();
+        if let Some(failing) = &self.misfit {
+            return format!("NO value fits; still failing: {}", failing.join("; "));
+        }
+        let unclaimed = if self.declined { "not claimed, " } else { "" };
+        if self.unchecked {
+            return match &self.not_applicable {
+                Some(detail) => format!("{unclaimed}not checked: {reason} ({detail})"),
+                None => format!("{unclaimed}not checked: {reason}"),
+            };
+        }
+        if self.held.is_empty() {
+            return format!("not claimed: {reason}");
+        }
+        let mut claim = format!("checked by {}", self.held.join(", "));
+        if !self.implied_failures.is_empty() {
+            let _ = write!(
+                claim,
+                "; {} failed as this value says it must",
+                self.implied_failures.join(", ")
+            );
+        }
+        claim
+    }
 }
 
 /// Infers the profile of the backend `subject` opens (whatever profile it declares), with
 /// `cases` cases per rule run and `seed`; `progress` hears each dimension as it starts.
+///
+/// What it finds is a profile [`ProfileFile::parse`](crate::conformance::ProfileFile::parse)
+/// reads back and a gate accepts: a capability is claimed only where its rules ran on the
+/// backend and held, and only with the capabilities it needs (`delete` with `entry_ids`).
 pub fn infer(
     subject: &Subject,
     cases: u32,
     seed: u64,
     mut progress: impl FnMut(&str),
 ) -> Inference {
+    let strings = strings::probed(subject);
     let mut run = Run::new(subject, cases, seed, &mut progress);
+    run.profile.strings = strings;
     retrieval::decide_vector(&mut run);
-    let inferred = the_rest(run);
+    let inferred = the_rest(run, strings);
     let words_misfit = inferred
         .decisions
         .iter()
@@ -164,13 +392,14 @@ pub fn infer(
         return inferred;
     }
     let mut run = Run::new(subject, cases, seed, &mut progress);
+    run.profile.strings = strings;
     retrieval::semantic(&mut run);
-    the_rest(run)
+    the_rest(run, strings)
 }
 
 /// Every dimension after the retrieval, under the retrieval decided: the word rules only for
-/// a lexical one.
-fn the_rest(mut run: Run<impl FnMut(&str)>) -> Inference {
+/// a lexical one; the strings, `probed` first, checked last under the profile decided.
+fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
     run.dimension::<KeyScheme>();
     run.dimension::<Readd>();
     run.dimension::<Timestamps>();
@@ -178,16 +407,21 @@ fn the_rest(mut run: Run<impl FnMut(&str)>) -> Inference {
     limit::decide(&mut run);
     if run.profile.is_lexical() {
         words::decide(&mut run);
+    } else {
+        words::not_decided(&mut run);
     }
     retrieval::blank_query(&mut run);
     if !run.profile.is_lexical() {
-        retrieval::relevance(&mut run);
+        retrieval::order(&mut run);
     } else {
         run.dimension::<Order>();
     }
     durable_and_shared(&mut run);
     calls(&mut run);
-    run.finish()
+    strings::decide(&mut run, probed);
+    let mut inference = run.finish();
+    sound(&mut inference.profile);
+    inference
 }
 
 /// Durable and shared, decided together: a backend whose storage outlives an instance is
@@ -201,15 +435,16 @@ fn durable_and_shared(run: &mut Run<impl FnMut(&str)>) {
         (shared.claim)(&mut p.capabilities);
     });
     run.decide_or_decline(
-        "capabilities",
+        DURABLE_AND_SHARED,
         &rules,
         vec![("durable and shared".to_owned(), both)],
         "neither durable nor shared",
     );
 }
 
-/// Each call beyond the two, in the table's order: claimed where its rule holds, else not
-/// (which checks nothing).
+/// Each call beyond the two, in the table's order: claimed where its rules ran and held,
+/// else not (which checks nothing). `delete` is tried only once `entry_ids` is claimed: a
+/// delete takes an entry's id, and a profile file claiming it alone is refused.
 fn calls(run: &mut Run<impl FnMut(&str)>) {
     let candidates = |run: &Run<_>| -> Vec<(String, Profile)> {
         <Option<EventsDelta>>::values()
@@ -229,6 +464,24 @@ fn calls(run: &mut Run<impl FnMut(&str)>) {
         "not claimed",
     );
     for capability in &CAPABILITIES[2..] {
+        if let Some(needed) = NEEDS
+            .iter()
+            .find(|(needing, _)| *needing == capability.key)
+            .and_then(|(_, needed)| CAPABILITIES.iter().find(|c| c.key == *needed))
+            && !(needed.claimed)(&run.profile.capabilities)
+        {
+            run.declined(
+                capability.label,
+                "not claimed",
+                capability.decided_by,
+                format!(
+                    "it needs `{}`, which is not claimed, so its rules were not run",
+                    needed.key
+                ),
+                true,
+            );
+            continue;
+        }
         let claimed = run.with(|p| (capability.claim)(&mut p.capabilities));
         run.decide_or_decline(
             capability.label,
@@ -236,6 +489,25 @@ fn calls(run: &mut Run<impl FnMut(&str)>) {
             vec![(capability.label.to_owned(), claimed)],
             "not claimed",
         );
+    }
+}
+
+/// The capabilities a profile file accepts only with another (the one claiming, the one it
+/// needs), as `ProfileFile::read` refuses them: each is decided after the one it needs.
+const NEEDS: [(&str, &str); 1] = [("capabilities.delete", "capabilities.entry_ids")];
+
+/// Makes `profile` one a profile file can say and a gate accepts, whatever was decided: a
+/// name that is not blank, a limit of at least one, and no delete without entry ids (which
+/// [`calls`] already keeps to).
+fn sound(profile: &mut Profile) {
+    if profile.name.trim().is_empty() {
+        profile.name = "inferred".to_owned();
+    }
+    if profile.limit == Limit::AtMost(0) {
+        profile.limit = Limit::AtMost(1);
+    }
+    if !profile.capabilities.entry_ids {
+        profile.capabilities.delete = false;
     }
 }
 
@@ -261,9 +533,13 @@ mod tests {
             dimension: dimension.to_owned(),
             value: "replace".to_owned(),
             rules: vec!["replace.readd_replaces"],
+            held: Vec::new(),
             implied_failures: Vec::new(),
             misfit,
             unchecked: false,
+            reason: None,
+            not_applicable: None,
+            declined: false,
             ruled_out,
         };
         let inference = Inference {
@@ -300,5 +576,37 @@ mod tests {
             decisions: vec![decision("key", None, Vec::new())],
         };
         assert_eq!(fits.misfit_reports(), "");
+    }
+
+    /// A failure's first line can carry a generated U+0000 or a newline: the comments write
+    /// them as escapes, so the file still reads; a delete without entry ids is never written.
+    #[test]
+    fn the_file_reads_back_whatever_the_notes_hold() {
+        let mut profile = Profile::reference().named(" ");
+        profile.capabilities.delete = true;
+        profile.capabilities.entry_ids = false;
+        sound(&mut profile);
+        assert!(!profile.capabilities.delete);
+        assert_eq!(profile.name, "inferred");
+        let inference = Inference {
+            profile,
+            decisions: vec![Decision {
+                dimension: "key".to_owned(),
+                value: "structured".to_owned(),
+                rules: vec!["key.isolation"],
+                held: Vec::new(),
+                implied_failures: Vec::new(),
+                misfit: Some(vec!["key.isolation (user \u{0}\n\u{7f})".to_owned()]),
+                unchecked: false,
+                reason: None,
+                not_applicable: None,
+                declined: false,
+                ruled_out: Vec::new(),
+            }],
+        };
+        let text = inference.to_toml();
+        assert!(text.contains("user \\u{0}\\u{a}\\u{7f}"), "{text}");
+        let file = ProfileFile::parse(&text).unwrap_or_else(|err| panic!("{err}\n{text}"));
+        assert_eq!(file.profile, inference.profile);
     }
 }

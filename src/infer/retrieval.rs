@@ -18,7 +18,7 @@ const HASHED_WIDTHS: [usize; 5] = [256, 384, 768, 1024, 1536];
 const APPROXIMATE_RECALL_PERCENT: u8 = 90;
 
 /// The rules that decide a vector candidate.
-const VECTOR_RULES: &[&str] = &["vector.nearest_first"];
+pub(super) const VECTOR_RULES: &[&str] = &["vector.nearest_first"];
 
 /// Takes a vector retrieval where one holds (with the backend's counted limit, its top k),
 /// else keeps the profile lexical, noting that no embedder held.
@@ -53,10 +53,19 @@ pub(super) fn decide_vector(run: &mut Run<impl FnMut(&str)>) {
         .collect();
     let lexical = run.profile.clone();
     run.decide(RETRIEVAL, VECTOR_RULES, candidates);
-    if run.misfit(RETRIEVAL) {
+    if run.misfit(RETRIEVAL) || run.unchecked(RETRIEVAL) {
         run.profile = lexical;
         run.forget(&[RETRIEVAL]);
-        run.declined(RETRIEVAL, "lexical");
+        run.declined(
+            RETRIEVAL,
+            "lexical",
+            &[],
+            format!(
+                "no embedder held {}; the word rules decide how",
+                VECTOR_RULES.join(", ")
+            ),
+            false,
+        );
     }
 }
 
@@ -83,12 +92,20 @@ pub(super) fn blank_query(run: &mut Run<impl FnMut(&str)>) {
     run.decide(BlankQuery::KEY, &["query.blank"], candidates);
 }
 
-/// A vector or semantic backend's order is relevance, the nearest first
-/// (docs/vector-search.md), checked by the order's rules where they apply.
-pub(super) fn relevance(run: &mut Run<impl FnMut(&str)>) {
-    let value = Order::Relevance;
-    let profile = run.with(|p| value.set(p));
-    run.decide(Order::KEY, Order::DECIDED_BY, vec![(value.text(), profile)]);
+/// A vector or semantic backend's order: relevance, the nearest first
+/// (docs/vector-search.md), where the order's rules hold; else none promised, for a service
+/// that does not rank.
+pub(super) fn order(run: &mut Run<impl FnMut(&str)>) {
+    let candidates = [Order::Relevance, Order::Unordered]
+        .into_iter()
+        .map(|value| {
+            let name = value
+                .entry()
+                .map_or_else(|| value.text(), |entry| entry.value.to_owned());
+            (name, run.with(|p| value.set(p)))
+        })
+        .collect();
+    run.decide(Order::KEY, Order::DECIDED_BY, candidates);
 }
 
 /// `vector over hashed-384, exact index`.

@@ -7,6 +7,15 @@ use crate::profile::{
 
 use super::decide::Run;
 
+/// The decision of the event words and query terms as a pair, the order not promised.
+pub(super) const PAIR: &str = "event_words and query_terms";
+
+/// The decision of the pair again, with the query's separators (any or all words known).
+pub(super) const WITH_SEPARATORS: &str = "event_words and query_terms, with the query's separators";
+
+/// The decision of the pair and any or all words searched together.
+pub(super) const TOGETHER: &str = "event_words, query_terms and multi_word together";
+
 /// Decides the event words and query terms with no order promised (so an order the kit
 /// cannot know yet does not fail them; the order is decided after, with them known), then,
 /// in turn and twice, the pair with the query's separators and any or all words, each with
@@ -15,25 +24,18 @@ use super::decide::Run;
 /// are searched together.
 pub(super) fn decide(run: &mut Run<impl FnMut(&str)>) {
     run.profile.order = Order::Unordered;
-    let pair = format!("{} and {}", WordRule::KEY, QueryTerms::KEY);
-    let with_separators = format!("{pair}, with the query's separators");
-    let together = format!(
-        "{}, {} and {} together",
-        WordRule::KEY,
-        QueryTerms::KEY,
-        MultiWord::KEY
-    );
+    let (pair, with_separators, together) = (PAIR, WITH_SEPARATORS, TOGETHER);
     let pair_rules = WordRule::DECIDED_BY;
     let all_rules: Vec<&'static str> = [WordRule::DECIDED_BY, MultiWord::DECIDED_BY].concat();
 
     let words = pairs(run);
-    run.decide(&pair, pair_rules, words);
+    run.decide(pair, pair_rules, words);
     for _ in 0..2 {
         let words = pairs(run);
-        run.decide(&with_separators, &all_rules, words);
+        run.decide(with_separators, &all_rules, words);
         run.dimension::<MultiWord>();
     }
-    if run.misfit(MultiWord::KEY) || run.misfit(&with_separators) {
+    if run.misfit(MultiWord::KEY) || run.misfit(with_separators) {
         let mut both = Vec::new();
         for multi_word in [MultiWord::AnyWord, MultiWord::AllWords] {
             for (name, event_words, query_terms) in candidates() {
@@ -47,11 +49,28 @@ pub(super) fn decide(run: &mut Run<impl FnMut(&str)>) {
                 ));
             }
         }
-        run.decide(&together, &all_rules, both);
-        if !run.misfit(&together) {
-            run.forget(&[MultiWord::KEY, &with_separators]);
+        run.decide(together, &all_rules, both);
+        if !run.misfit(together) {
+            run.forget(&[MultiWord::KEY, with_separators]);
         }
     }
+}
+
+/// Notes that the word rules are not decided: they run for lexical retrieval only, so the
+/// file keeps the reference's, which claim nothing about the backend.
+pub(super) fn not_decided(run: &mut Run<impl FnMut(&str)>) {
+    let rules: Vec<&'static str> = [WordRule::DECIDED_BY, MultiWord::DECIDED_BY].concat();
+    run.declined(
+        TOGETHER,
+        "the reference's, not decided",
+        &rules,
+        format!(
+            "the word rules run for lexical retrieval only ({} do not apply), so the file keeps \
+             the reference's, which claim nothing about this backend",
+            rules.join(", ")
+        ),
+        true,
+    );
 }
 
 /// Every word-rule pairing over the profile decided so far, the other dimensions as they are.
