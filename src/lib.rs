@@ -115,7 +115,7 @@ struct PerformanceDoctests;
 #[doc(hidden)]
 #[cfg(feature = "harness")]
 pub mod __private {
-    pub use crate::conformance::recall_pin::TestTarget;
-    pub use crate::conformance::runner::main;
+    pub use crate::conformance::runner::recall_pin::TestTarget;
+    pub use crate::conformance::runner::test_binary::main;
     pub use insta;
 }

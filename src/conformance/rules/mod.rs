@@ -78,12 +78,12 @@ use std::fmt;
 use proptest::strategy::BoxedStrategy;
 use serde::Serialize;
 
-use super::failure::{FailureKind, RuleFailure};
-use super::failure_record::FailureRecord;
-use super::property;
-use super::scenario::{Expect, Scenario};
-use super::subject::Subject;
-use super::verdict::Verdict;
+use super::declare::subject::Subject;
+use super::generate::scenario::{Expect, Scenario};
+use super::run::failure_record::FailureRecord;
+use super::run::property;
+use super::verdict::failure::{FailureKind, RuleFailure};
+use super::verdict::rule_verdict::Verdict;
 use crate::Content;
 use crate::profile::{Profile, Retrieval};
 

@@ -18,7 +18,7 @@ use crate::profile::{
     VectorSearch, Visibility, WordRule, presets,
 };
 
-use super::KnownViolation;
+use super::known_violation::KnownViolation;
 
 /// The format version this kit reads and writes.
 pub const PROFILE_FORMAT: u32 = 1;
@@ -776,7 +776,7 @@ mod format_page {
     use super::*;
     use crate::profile::{EventsDelta, RemoveDiacritics};
 
-    const PAGE: &str = include_str!("../../docs/profile-format.md");
+    const PAGE: &str = include_str!("../../../docs/profile-format.md");
 
     /// The line that keeps the TOML block after it from being parsed: its keys are documented
     /// before this kit reads them.
