@@ -8,7 +8,8 @@
 //! - `known_violation.rs`: the required rules a backend breaks, declared or implied;
 //! - `gate.rs`: the [`Gate`](gate::Gate), every rule against one subject (its run is
 //!   `runner/gate_run.rs`);
-//! - `profile_file.rs`: the profile file that declares a profile and its gate.
+//! - `profile_file/`: the profile file that declares a profile and its gate, and its TOML
+//!   shape (`raw.rs`).
 
 pub(crate) mod budget;
 pub(crate) mod gate;
