@@ -10,7 +10,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// A module's path below `src/`: `["conformance", "gate"]` for `src/conformance/gate.rs`.
+/// A module's path below `src/`: `["conformance", "declare", "gate"]` for
+/// `src/conformance/declare/gate.rs`.
 type Module = Vec<String>;
 
 fn sources(dir: &Path, found: &mut Vec<PathBuf>) {

@@ -101,7 +101,7 @@ impl Gate {
     ///
     /// Reports give such a rule the same row in every run (`intermittent violation` and the
     /// reason), so that a generated report stays the same from run to run, and a case that hit
-    /// the race is not [recorded](Subject::failure_records): it belongs to no case.
+    /// the race is not [recorded](Gate::failure_records): it belongs to no case.
     #[must_use]
     pub fn known_intermittent_violation(
         mut self,
@@ -212,7 +212,7 @@ impl Gate {
     }
 
     /// How long one backend call may take before its rule fails (default
-    /// [`DEFAULT_OP_TIMEOUT`](super::DEFAULT_OP_TIMEOUT)).
+    /// [`DEFAULT_OP_TIMEOUT`](super::options::DEFAULT_OP_TIMEOUT)).
     #[must_use]
     pub fn op_timeout(mut self, timeout: Duration) -> Self {
         self.subject.options.op_timeout = timeout;

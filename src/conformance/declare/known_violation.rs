@@ -33,8 +33,10 @@ impl KnownViolation {
         }
     }
 
-    /// A declared violation that is a race (what
-    /// [`Gate::known_intermittent_violation`](super::gate::Gate::known_intermittent_violation) adds).
+    /// A declared violation that is a race (what [`Gate::known_intermittent_violation`]
+    /// adds).
+    ///
+    /// [`Gate::known_intermittent_violation`]: super::gate::Gate::known_intermittent_violation
     pub fn intermittent(rule_id: impl Into<String>, reason: impl Into<String>) -> Self {
         Self {
             intermittent: true,

@@ -1,5 +1,5 @@
 //! Every backend call the harness makes goes through here: bounded by the per-call timeout
-//! (judged on the backend's time: see [`late_timer`](crate::conformance::late_timer)), its error and its
+//! (judged on the backend's time: see [`late_timer`]), its error and its
 //! panic turned into a [`Problem`].
 
 use std::any::Any;

@@ -1,6 +1,7 @@
 //! The interpreter: runs a [`Scenario`] against fresh instances of a [`Subject`], step by
 //! step. It only calls the backend (every call through the [call guard](super::call_guard))
-//! and hands each answer to the [comparison](crate::conformance::judge::comparison) with the oracle's state.
+//! and hands each answer to the [comparison](crate::conformance::judge::comparison) with the
+//! oracle's state.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! Running one piece of the gate on its own thread and runtime, with a deadline judged on the
-//! backend's time (see [`late_timer`](crate::conformance::late_timer)): a backend that blocks its thread,
-//! or panics, cannot take the caller with it.
+//! backend's time (see [`late_timer`](crate::conformance::late_timer)): a backend that blocks
+//! its thread, or panics, cannot take the caller with it.
 
 use std::future::Future;
 use std::sync::Arc;

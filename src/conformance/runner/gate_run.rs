@@ -170,7 +170,7 @@ impl Gate {
         )
     }
 
-    /// The debugging guide's replicas for the subject ([`replicas`](replicas)):
+    /// The debugging guide's replicas for the subject ([`replicas`]):
     /// a write through replica 1 of 3, then `searches` searches spread round-robin across
     /// them, on a thread and runtime of its own within the [rule timeout](Gate::rule_timeout),
     /// so a backend that blocks its thread cannot hang the caller.

@@ -28,7 +28,7 @@ impl RuleRun {
     }
 }
 
-/// The verdict of every rule for one backend, from [`Gate::run`](crate::conformance::declare::gate::Gate::run).
+/// The verdict of every rule for one backend, from [`Gate::run`](crate::conformance::Gate::run).
 #[derive(Clone, Debug)]
 pub struct GateReport {
     backend: String,

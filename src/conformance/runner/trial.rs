@@ -1,6 +1,6 @@
 //! The gate's test list, once for every runner: the checks of its declaration, one trial per
 //! rule, the recall snapshot and the recall floor, each run to a typed [`TrialOutcome`]. The
-//! libtest runner (`runner.rs`) and the CLI's `gate` only select and format them.
+//! libtest runner (`test_binary.rs`) and the CLI's `gate` only select and format them.
 
 use crate::benchmark::RecallFloor;
 use crate::conformance::declare::gate::Gate;

@@ -8,10 +8,10 @@ use crate::conformance::generate::operation_mix::OperationMix;
 
 /// What one rule came to for a backend.
 ///
-/// A plain rule function ([`rules::key_isolation`](crate::conformance::rules::key_isolation)) answers
-/// [`Passed`](Verdict::Passed), [`NotApplicable`](Verdict::NotApplicable) or
-/// [`Failed`](Verdict::Failed); a [`Gate`](crate::conformance::declare::gate::Gate) also weighs the answer against the
-/// backend's known violations.
+/// A plain rule function ([`rules::key_isolation`](crate::conformance::rules::key_isolation))
+/// answers [`Passed`](Verdict::Passed), [`NotApplicable`](Verdict::NotApplicable) or
+/// [`Failed`](Verdict::Failed); a [`Gate`](crate::conformance::Gate) also weighs the answer
+/// against the backend's known violations.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Verdict {
