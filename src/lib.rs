@@ -20,10 +20,11 @@
 //! # Features
 //!
 //! - `harness` (default): the conformance harness (rules, generators, the test runner,
-//!   recall snapshots, [`infer`], the [`probe`] corpus and the [`process`] bridge), with proptest, insta
-//!   and libtest-mimic. A backend crate depends on the kit with `default-features = false`,
-//!   which keeps the model, the trait, the reference, inspection, profiles and gate
-//!   declarations, and adds the kit with the harness as a dev-dependency only.
+//!   recall snapshots, [`infer`], the [`probe`] corpus, the [`process`] bridge and the recall
+//!   [`benchmark`]'s data and runs), with proptest, insta, libtest-mimic and sha2. A backend
+//!   crate depends on the kit with `default-features = false`, which keeps the model, the
+//!   trait, the reference, inspection, profiles and gate declarations, and adds the kit with
+//!   the harness as a dev-dependency only.
 //! - `session-database`: read ADK Python's session database (SQLite, through rusqlite).
 //!
 //! ```
@@ -115,7 +116,7 @@ struct PerformanceDoctests;
 #[doc(hidden)]
 #[cfg(feature = "harness")]
 pub mod __private {
-    pub use crate::conformance::recall_pin::TestTarget;
-    pub use crate::conformance::runner::main;
+    pub use crate::conformance::runner::recall_pin::TestTarget;
+    pub use crate::conformance::runner::test_binary::main;
     pub use insta;
 }

@@ -10,7 +10,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// A module's path below `src/`: `["conformance", "gate"]` for `src/conformance/gate.rs`.
+/// A module's path below `src/`: `["conformance", "declare", "gate"]` for
+/// `src/conformance/declare/gate.rs`.
 type Module = Vec<String>;
 
 fn sources(dir: &Path, found: &mut Vec<PathBuf>) {
@@ -223,6 +224,48 @@ fn no_two_folders_of_the_kit_import_each_other() {
         found.is_empty(),
         "import cycles between folders of src/:\n{}",
         shown(&found, &folders)
+    );
+}
+
+/// Inside every folder too (`conformance/`'s stages, ...): its files and subfolders, each
+/// taken with everything below it, import each other without a cycle.
+#[test]
+fn no_two_parts_of_a_folder_import_each_other() {
+    let edges = file_graph();
+    let folders: BTreeSet<Module> = edges
+        .keys()
+        .flat_map(|module| (1..module.len()).map(|depth| module[..depth].to_vec()))
+        .collect();
+    let mut found = String::new();
+    for folder in &folders {
+        let part = |module: &Module| -> Option<Module> {
+            is_ancestor(folder, module).then(|| module[..=folder.len()].to_vec())
+        };
+        let mut parts: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+        for (from, targets) in &edges {
+            let Some(from_part) = part(from) else {
+                continue;
+            };
+            let entry = parts.entry(from_part.clone()).or_default();
+            entry.extend(
+                targets
+                    .iter()
+                    .filter_map(part)
+                    .filter(|to| *to != from_part),
+            );
+        }
+        let groups = cycles(&parts);
+        if !groups.is_empty() {
+            found.push_str(&format!(
+                "in {}:\n{}\n",
+                folder.join("::"),
+                shown(&groups, &parts)
+            ));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "import cycles between the files and folders of a folder:\n{found}"
     );
 }
 

@@ -1,9 +1,12 @@
 //! A recall floor a gate declares: the least recall@5 it accepts, overall or per kind.
 
+#[cfg(feature = "harness")]
 use std::fmt::Write as _;
 
+#[cfg(feature = "harness")]
 use super::compare::FOUND_WITHIN;
-use super::dataset::QuestionKind;
+use super::question_kind::QuestionKind;
+#[cfg(feature = "harness")]
 use super::run::BenchmarkRun;
 
 /// The least recall@5 on the recall benchmark a gate accepts, over all questions and for
@@ -55,6 +58,7 @@ impl RecallFloor {
     /// `Ok` when `run` reaches every declared floor; else which floors it falls below, and
     /// the answerable questions (of the kinds concerned) whose answers it did not all return
     /// within the first five.
+    #[cfg(feature = "harness")]
     pub fn check(&self, run: &BenchmarkRun) -> Result<(), String> {
         let mut below = Vec::new();
         let mut kinds_below: Vec<Option<QuestionKind>> = Vec::new();

@@ -28,7 +28,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::dataset::{Benchmark, Dataset, Question, QuestionKind};
+use super::dataset::{Benchmark, Dataset, Question};
+use super::question_kind::QuestionKind;
 use crate::{Content, Event, Part, Session, Timestamp};
 
 /// The SHA-256 of the unmodified `locomo10.json` (2,805,274 bytes).

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::dataset::QuestionKind;
+use super::question_kind::QuestionKind;
 use super::run::{BenchmarkRun, QuestionResult};
 
 /// The benchmark's figures over a set of questions.

@@ -2,6 +2,10 @@
 //! each labelled with the events that answer it (`docs/recall-benchmark.md`), and how often a
 //! backend brings those events back.
 //!
+//! Without the `harness` feature, only what a gate's declaration names: the [`RecallFloor`]
+//! and the [`QuestionKind`]s it floors. The data (`v1.json`, LoCoMo's digest), the runs and
+//! their rendering come with `harness`.
+//!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), String> {
@@ -17,18 +21,33 @@
 //! # }
 //! ```
 
+#[cfg(feature = "harness")]
 mod compare;
+#[cfg(feature = "harness")]
 mod dataset;
 mod floor;
+#[cfg(feature = "harness")]
 mod locomo;
+#[cfg(feature = "harness")]
 mod metrics;
+mod question_kind;
+#[cfg(feature = "harness")]
 mod render;
+#[cfg(feature = "harness")]
 mod run;
 
-pub use compare::{Comparison, FOUND_WITHIN};
-pub use dataset::{Benchmark, Dataset, Question, QuestionKind};
 pub use floor::RecallFloor;
+pub use question_kind::QuestionKind;
+
+#[cfg(feature = "harness")]
+pub use compare::{Comparison, FOUND_WITHIN};
+#[cfg(feature = "harness")]
+pub use dataset::{Benchmark, Dataset, Question};
+#[cfg(feature = "harness")]
 pub use locomo::{LOCOMO_ENV, LOCOMO_SHA256, LOCOMO_SOURCE, locomo_missing, locomo_path};
+#[cfg(feature = "harness")]
 pub use metrics::Metrics;
+#[cfg(feature = "harness")]
 pub use render::{by_kind_table, overall_table, svg};
+#[cfg(feature = "harness")]
 pub use run::{BenchmarkRun, QuestionResult};

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use super::dataset::QuestionKind;
 use super::metrics::Metrics;
+use super::question_kind::QuestionKind;
 use super::run::BenchmarkRun;
 
 /// A share as a percentage with no decimals (`83%`).

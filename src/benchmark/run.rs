@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::HashMap;
 
-use super::dataset::{Benchmark, Dataset, Question, QuestionKind};
+use super::dataset::{Benchmark, Dataset, Question};
+use super::question_kind::QuestionKind;
 use crate::{Content, MemoryService, SearchOptions};
 
 /// What one backend returned for every question of the benchmark.

@@ -20,7 +20,7 @@ pub(crate) struct Clause {
     pub(crate) inputs: &'static [&'static str],
 }
 
-/// The inputs the generators produce (`generate.rs`), by name, with what they hold.
+/// The inputs the generators produce (`generate/values.rs`), by name, with what they hold.
 pub(crate) const INPUTS: &[(&str, &str)] = &[
     (
         "near-miss keys",

@@ -3,7 +3,7 @@
 //! On a busy machine the harness's own thread may not run when its timer is due, and a backend
 //! on the same machine is slowed as much. So a timeout that fires first measures how late the
 //! harness's own timer ran (the machine's scheduling delay, measured as
-//! [`Settling`](super::settling::Settling) measures its pauses), and allows the call that much
+//! [`Settling`](super::run::settling::Settling) measures its pauses), and allows the call that much
 //! more, once, before failing. A call that hangs still fails; the failure says what was
 //! measured ([`Overrun`]).
 

@@ -1,111 +1,71 @@
 //! The conformance harness: rules checked against a [`Subject`] on generated scenarios.
 //!
-//! The pipeline, one file a stage:
+//! The pipeline, a folder a stage:
 //!
-//! - the declaration, light enough for a backend's normal build: [`Subject`] (`subject.rs`,
-//!   with `options.rs`, and what a run [spends](Spent) within its budget in `budget.rs`), [`Namespace`] (`namespace.rs`), [`KnownViolation`]
-//!   (`known_violation.rs`), [`Gate`] (`gate.rs`) and the [`ProfileFile`] that declares a
-//!   profile and its gate (`profile_file.rs`);
-//! - with the `harness` feature, the rules (`rules/`, a file per id group), the generators
-//!   (`generate.rs`) and scenarios (`scenario.rs`, with the round-robin load balancer of
-//!   `round_robin.rs`); the property loop (`property.rs`, seeds in
-//!   `seeding.rs`, failing cases in `failure_record.rs`); the interpreter that calls the
-//!   backend (`interpreter.rs`, every call through `call_guard.rs`, its timeout judged on the
-//!   backend's time by `late_timer.rs`); the oracle that computes
-//!   what a profile promises (`oracle.rs`) and the comparison of expected with actual
-//!   (`comparison.rs`, `mismatch.rs`); the verdicts (`verdict.rs`, `failure.rs`, `report.rs`);
-//!   running a rule on its own thread (`isolation.rs`); the gate's test list, once for every
-//!   runner (`trial.rs`); the test binary (`runner.rs`,
-//!   `recall_pin.rs`, `main_macro.rs`); the debugging guide's replicas observed behind a
-//!   round-robin load balancer (`replica_spread.rs`); the display of the model's values in a
-//!   failure report (`display.rs`); and the clause map (`clause_map.rs`), which says which
-//!   rules and inputs check each clause of the specification and each profile dimension value
-//!   (rendered in `docs/clause-map.md`, its dimension values read from the profile's
-//!   dimension table).
+//! - `declare/`: what a backend's gate checks, light enough for the backend's normal build:
+//!   the [`Subject`], its [`Namespace`]s, its [`KnownViolation`]s, the [`Gate`] and the
+//!   [`ProfileFile`] that declares a profile and its gate;
+//! - with the `harness` feature, the rest:
+//!   - `generate/`: the scenarios a rule runs, drawn from a seed;
+//!   - `run/`: a rule's scenarios against fresh instances of the backend, every call guarded,
+//!     the rule on a thread of its own;
+//!   - `judge/`: what the backend should have answered (the oracle), and where it did not
+//!     (the comparison, the mismatch);
+//!   - `verdict/`: what one rule's run concludes ([`Verdict`], [`RuleFailure`]);
+//!   - `runner/`: a whole gate run, as [`Gate::run`] into a [`GateReport`], or as the
+//!     backend's test binary (`conformance_main!`), from one test list ([`Trial`]);
+//!   - `rules/`: the rules, a file per id group; each draws its scenarios, runs them and
+//!     returns its verdict.
+//!
+//! Shared by the stages: `display.rs`, the model's values as a failure report writes them, and
+//! `late_timer.rs`, timeouts judged on the backend's time. `clause_map.rs` says which rules
+//! and inputs check each clause of the specification and each profile dimension value
+//! (rendered in `docs/clause-map.md`).
+//!
+//! A file imports only from the stages before its own in this order: `generate`, `declare`,
+//! `judge`, `run`, `verdict`, `rules`, `runner` (the judge is called by the run, a rule by the
+//! runner).
 
-mod budget;
-mod gate;
-mod known_violation;
-mod namespace;
-mod options;
-mod profile_file;
-mod subject;
+mod declare;
 
 #[cfg(feature = "harness")]
-pub(crate) mod call_guard;
+mod generate;
+#[cfg(feature = "harness")]
+mod judge;
+#[cfg(feature = "harness")]
+pub mod rules;
+#[cfg(feature = "harness")]
+mod run;
+#[cfg(feature = "harness")]
+pub(crate) mod runner;
+#[cfg(feature = "harness")]
+mod verdict;
+
 // Data for the tests and the docs they render: nothing runs it.
 #[cfg(all(test, feature = "harness"))]
 mod clause_map;
 #[cfg(feature = "harness")]
-mod comparison;
-#[cfg(feature = "harness")]
 mod display;
 #[cfg(feature = "harness")]
-mod failure;
-#[cfg(feature = "harness")]
-mod failure_record;
-#[cfg(feature = "harness")]
-mod generate;
-#[cfg(feature = "harness")]
-mod identity;
-#[cfg(feature = "harness")]
-mod interpreter;
-#[cfg(feature = "harness")]
-mod isolation;
-#[cfg(feature = "harness")]
 pub(crate) mod late_timer;
-#[cfg(feature = "harness")]
-mod main_macro;
-#[cfg(feature = "harness")]
-pub(crate) mod mismatch;
-#[cfg(feature = "harness")]
-mod operation_mix;
-#[cfg(feature = "harness")]
-mod oracle;
-#[cfg(feature = "harness")]
-mod property;
-#[cfg(feature = "harness")]
-pub(crate) mod recall_pin;
-#[cfg(feature = "harness")]
-mod replica_spread;
-#[cfg(feature = "harness")]
-mod report;
-#[cfg(feature = "harness")]
-mod round_robin;
-#[cfg(feature = "harness")]
-pub mod rules;
-#[cfg(feature = "harness")]
-pub(crate) mod runner;
-#[cfg(feature = "harness")]
-mod scenario;
-#[cfg(feature = "harness")]
-mod seeding;
-#[cfg(feature = "harness")]
-mod settling;
-#[cfg(feature = "harness")]
-mod timestamp_format;
-#[cfg(feature = "harness")]
-mod trial;
-#[cfg(feature = "harness")]
-mod verdict;
 
-pub use budget::Spent;
-pub use gate::{Gate, REQUIRE_ALL_BACKENDS};
-pub use known_violation::{KnownViolation, departures, implied_violations};
-pub use namespace::{Namespace, SCRATCH_DIR};
-pub use options::DEFAULT_OP_TIMEOUT;
-pub use profile_file::{PROFILE_FORMAT, ProfileFile, ProfileFileError};
-pub use subject::Subject;
+pub use declare::budget::Spent;
+pub use declare::gate::{Gate, REQUIRE_ALL_BACKENDS};
+pub use declare::known_violation::{KnownViolation, departures, implied_violations};
+pub use declare::namespace::{Namespace, SCRATCH_DIR};
+pub use declare::options::DEFAULT_OP_TIMEOUT;
+pub use declare::profile_file::{PROFILE_FORMAT, ProfileFile, ProfileFileError};
+pub use declare::subject::Subject;
 
 #[cfg(feature = "harness")]
-pub use failure::RuleFailure;
+pub use generate::operation_mix::OperationMix;
 #[cfg(feature = "harness")]
-pub use operation_mix::OperationMix;
+pub use run::replica_spread::{REPLICAS, ReplicaSpread, replicas};
 #[cfg(feature = "harness")]
-pub use replica_spread::{REPLICAS, ReplicaSpread, replicas};
+pub use runner::report::{GateReport, RuleRun};
 #[cfg(feature = "harness")]
-pub use report::{GateReport, RuleRun};
+pub use runner::trial::{RECALL_FLOOR, RECALL_SNAPSHOT, Trial, TrialOutcome};
 #[cfg(feature = "harness")]
-pub use trial::{RECALL_FLOOR, RECALL_SNAPSHOT, Trial, TrialOutcome};
+pub use verdict::failure::RuleFailure;
 #[cfg(feature = "harness")]
-pub use verdict::Verdict;
+pub use verdict::rule_verdict::Verdict;

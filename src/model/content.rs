@@ -47,6 +47,7 @@ impl Content {
     /// The content as the entry it is to every rule but `result.fidelity`, and to the recall
     /// probes and benchmarks: its text parts, in order (the role and other kinds of part
     /// aside); `None` without a text part.
+    #[cfg(feature = "harness")]
     pub(crate) fn entry_key(&self) -> Option<String> {
         let texts: Vec<&str> = self.texts().collect();
         (!texts.is_empty()).then(|| texts.join("\u{1f}"))

@@ -4,8 +4,8 @@ use proptest::prelude::*;
 
 use super::{Requirement, always, exactly, per_search};
 use crate::MemoryKey;
-use crate::conformance::generate::{WORDS, content, key, session_of, stored_apart};
-use crate::conformance::scenario::{Scenario, Step, search};
+use crate::conformance::generate::scenario::{Scenario, Step, search};
+use crate::conformance::generate::values::{WORDS, content, key, session_of, stored_apart};
 use crate::profile::Profile;
 use crate::profile::Readd;
 

@@ -4,8 +4,8 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::{Requirement, computable};
-use crate::conformance::generate::{WORDS, base_time, key, textless_event};
-use crate::conformance::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::values::{WORDS, base_time, key, textless_event};
 use crate::profile::Profile;
 use crate::{Event, Session};
 

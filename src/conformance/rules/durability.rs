@@ -3,8 +3,10 @@
 use proptest::prelude::*;
 
 use super::Requirement;
-use crate::conformance::generate::{content, distinct_words, key, session_of, stored_apart};
-use crate::conformance::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::values::{
+    content, distinct_words, key, session_of, stored_apart,
+};
 use crate::profile::{Profile, Readd};
 
 rule! {

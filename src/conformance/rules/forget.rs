@@ -4,10 +4,10 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::{Requirement, computable};
-use crate::conformance::generate::{
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::values::{
     content, distinct_words, key, key_and_near_miss, separator_split_keys, session_of,
 };
-use crate::conformance::scenario::{Expect, Scenario, Step, search};
 use crate::profile::Profile;
 use crate::{Content, MemoryKey};
 

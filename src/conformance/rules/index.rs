@@ -5,10 +5,10 @@ use proptest::sample::select;
 use serde_json::json;
 
 use super::{Requirement, always, computable, exactly};
-use crate::conformance::generate::{
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::values::{
     WORDS, content, distinct_words, event_at, key, text_event, textless_event,
 };
-use crate::conformance::scenario::{Expect, Scenario, Step, search};
 use crate::{Content, Part, Session};
 
 rule! {

@@ -5,10 +5,10 @@ use proptest::sample::select;
 
 use super::{Requirement, always, exactly, none_of};
 use crate::MemoryKey;
-use crate::conformance::generate::{
+use crate::conformance::generate::scenario::{Scenario, Step, search};
+use crate::conformance::generate::values::{
     SESSION_IDS, content, distinct_words, key_and_near_miss, separator_split_keys, session_of,
 };
-use crate::conformance::scenario::{Scenario, Step, search};
 use crate::profile::Profile;
 
 rule! {

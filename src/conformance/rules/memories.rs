@@ -4,8 +4,10 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::{Requirement, computable};
-use crate::conformance::generate::{AUTHORS, base_time, content, distinct_words, key, session_of};
-use crate::conformance::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::values::{
+    AUTHORS, base_time, content, distinct_words, key, session_of,
+};
 use crate::profile::Profile;
 use crate::{Content, MemoryEntry, MemoryKey, Part};
 

@@ -3,8 +3,8 @@
 //! declares; capability rules check what it claims beyond the two calls.
 //!
 //! A rule lives in the file named by its id's group (`key.isolation` in `key.rs`), with its
-//! scenarios; the generators are in `generate.rs`, and the expected answer of a profile rule
-//! comes from the oracle (`oracle.rs`). Every rule is also a plain `pub async fn` named by its
+//! scenarios; the generators are in `generate/values.rs`, and the expected answer of a profile rule
+//! comes from the oracle (`judge/oracle/`). Every rule is also a plain `pub async fn` named by its
 //! id (`key.isolation` is [`key_isolation`]), for a hand-written `#[tokio::test]`, run with the
 //! default settings (`PROPTEST_CASES`, `PROPTEST_RNG_SEED`); [`Gate::check`](super::Gate::check)
 //! runs one rule with a gate's settings:
@@ -78,12 +78,12 @@ use std::fmt;
 use proptest::strategy::BoxedStrategy;
 use serde::Serialize;
 
-use super::failure::{FailureKind, RuleFailure};
-use super::failure_record::FailureRecord;
-use super::property;
-use super::scenario::{Expect, Scenario};
-use super::subject::Subject;
-use super::verdict::Verdict;
+use super::declare::subject::Subject;
+use super::generate::scenario::{Expect, Scenario};
+use super::run::failure_record::FailureRecord;
+use super::run::property;
+use super::verdict::failure::{FailureKind, RuleFailure};
+use super::verdict::rule_verdict::Verdict;
 use crate::Content;
 use crate::profile::{Profile, Retrieval};
 

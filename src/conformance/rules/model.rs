@@ -5,10 +5,10 @@ use proptest::prelude::*;
 use proptest::sample::{Index, select};
 
 use super::{Requirement, always};
-use crate::conformance::generate::{
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search, search_limited};
+use crate::conformance::generate::values::{
     SEPARATORS, base_time, join_with_separators, mixed_words, text_event, textless_event,
 };
-use crate::conformance::scenario::{Expect, Scenario, Step, search, search_limited};
 use crate::profile::Profile;
 use crate::{Content, MemoryEntry, MemoryKey, Session};
 
@@ -311,8 +311,8 @@ mod tests {
     use proptest::test_runner::TestRunner;
 
     use super::RANDOM_OPS;
-    use crate::conformance::operation_mix::OperationMix;
-    use crate::conformance::seeding::{case_seed, rng_for};
+    use crate::conformance::generate::operation_mix::OperationMix;
+    use crate::conformance::generate::seeding::{case_seed, rng_for};
     use crate::profile::{Capabilities, EventsDelta, Profile, Visibility};
 
     /// The mix of `cases` cases of the rule for `profile`, generated as a gate does.

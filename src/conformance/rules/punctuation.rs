@@ -4,10 +4,10 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::{Requirement, lexical_only};
-use crate::conformance::generate::{
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::values::{
     ABSENT, PUNCTUATION, SEPARATORS, WORDS, distinct_words, join_with_separators, key, session_of,
 };
-use crate::conformance::scenario::{Expect, Scenario, Step, search};
 
 rule! {
     pub fn punctuation_query -> QUERY {

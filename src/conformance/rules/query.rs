@@ -4,11 +4,11 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::{Requirement, always, lexical_only};
-use crate::conformance::generate::{
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::values::{
     DIGIT_WORDS, NON_ASCII_WORDS, SEPARATORS, WORDS, blank_query, distinct_words,
     join_with_separators, key, key_and_near_miss, session_of,
 };
-use crate::conformance::scenario::{Expect, Scenario, Step, search};
 use crate::profile::BlankQuery;
 
 rule! {

@@ -4,8 +4,8 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::{Requirement, always};
-use crate::conformance::generate::{SESSION_IDS, content, distinct_words, key, session_of};
-use crate::conformance::scenario::{Expect, Scenario, Step};
+use crate::conformance::generate::scenario::{Expect, Scenario, Step};
+use crate::conformance::generate::values::{SESSION_IDS, content, distinct_words, key, session_of};
 
 rule! {
     pub fn recall_across_sessions -> ACROSS_SESSIONS {

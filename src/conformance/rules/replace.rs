@@ -4,11 +4,11 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::{Requirement, always, computable, exactly, none_of, per_search};
-use crate::conformance::generate::{
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
+use crate::conformance::generate::values::{
     ABSENT, SESSION_IDS, WORDS, content, distinct_words, event_at, key, key_and_near_miss,
     session_id_and_near_miss, session_of, stored_apart, text_event, textless_event,
 };
-use crate::conformance::scenario::{Expect, Scenario, Step, search};
 use crate::{MemoryKey, Session};
 
 rule! {

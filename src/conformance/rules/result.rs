@@ -5,10 +5,10 @@ use proptest::sample::select;
 use serde_json::json;
 
 use super::{Requirement, always, per_search};
-use crate::conformance::generate::{
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search, search_limited};
+use crate::conformance::generate::values::{
     AUTHORS, WORDS, base_time, content, distinct_words, key, session_of, stored_apart,
 };
-use crate::conformance::scenario::{Expect, Scenario, Step, search, search_limited};
 use crate::profile::Profile;
 use crate::profile::{Limit, Order, Timestamps};
 use crate::{Content, Event, MemoryEntry, Part, Session};

@@ -4,8 +4,8 @@
 use proptest::prelude::*;
 
 use super::{Requirement, exactly};
-use crate::conformance::generate::{content, distinct_words, key, session_of};
-use crate::conformance::scenario::{Scenario, Step, search};
+use crate::conformance::generate::scenario::{Scenario, Step, search};
+use crate::conformance::generate::values::{content, distinct_words, key, session_of};
 use crate::profile::Profile;
 
 /// How many instances stand behind the load balancer of `scope.replicas`: the debugging

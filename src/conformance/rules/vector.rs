@@ -4,8 +4,8 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::Requirement;
-use crate::conformance::generate::{key, session_of, textless_event};
-use crate::conformance::scenario::{Expect, Scenario, Step, search, search_limited};
+use crate::conformance::generate::scenario::{Expect, Scenario, Step, search, search_limited};
+use crate::conformance::generate::values::{key, session_of, textless_event};
 use crate::profile::Profile;
 
 /// Words for texts and queries: whole words, inflections of them, and punctuated and cased

@@ -3,12 +3,12 @@
 //! ([`same_entry`]), but under [`Expect::Entries`] (`result.fidelity`'s), which compares each
 //! entry whole: content, role, author and timestamp.
 
-use super::display::{ContentsDisplay, EntriesDisplay, count};
 use super::identity::{holds, same_entry};
 use super::mismatch::Problem;
 use super::oracle::{Expected, Oracle, Ranking};
-use super::scenario::{Expect, Search};
 use super::timestamp_format;
+use crate::conformance::display::{ContentsDisplay, EntriesDisplay, count};
+use crate::conformance::generate::scenario::{Expect, Search};
 use crate::profile::{Limit, Timestamps, VectorIndex};
 use crate::{Content, MemoryEntry};
 
@@ -274,7 +274,7 @@ impl Expected {
                 return Err(format!(
                     "an entry, {}, that is no candidate: not stored under this key, replaced, \
                      deleted, returned twice, or without a word to embed",
-                    super::display::ContentDisplay(content)
+                    crate::conformance::display::ContentDisplay(content)
                 ));
             };
             used[i] = true;

@@ -3,9 +3,9 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::display::{EntriesDisplay, count};
-use super::late_timer::Overrun;
 use crate::MemoryEntry;
+use crate::conformance::display::{EntriesDisplay, count};
+use crate::conformance::late_timer::Overrun;
 
 /// The failing step of a scenario and what went wrong there.
 #[derive(Clone, Debug)]

@@ -9,7 +9,7 @@ use crate::profile::dimension::{self, value_id};
 /// A required rule the backend is known to break, and why. Its trial passes while the
 /// violation shows and fails as soon as it disappears, so an upstream fix is noticed.
 ///
-/// A violation is either declared on the [`Gate`](super::Gate) (a departure no profile
+/// A violation is either declared on the [`Gate`](super::gate::Gate) (a departure no profile
 /// dimension describes, such as a timestamp format) or implied by the profile: a backend whose
 /// profile declares `readd = append` cannot hold `replace.readd_replaces`, and the gate says so
 /// itself, so the fact is stated once.
@@ -23,7 +23,7 @@ pub struct KnownViolation {
 
 impl KnownViolation {
     /// A violation the gate declares, with the reason (what
-    /// [`Gate::known_violation`](super::Gate::known_violation) adds).
+    /// [`Gate::known_violation`](super::gate::Gate::known_violation) adds).
     pub fn declared(rule_id: impl Into<String>, reason: impl Into<String>) -> Self {
         Self {
             rule_id: rule_id.into(),
@@ -33,8 +33,10 @@ impl KnownViolation {
         }
     }
 
-    /// A declared violation that is a race (what
-    /// [`Gate::known_intermittent_violation`](super::Gate::known_intermittent_violation) adds).
+    /// A declared violation that is a race (what [`Gate::known_intermittent_violation`]
+    /// adds).
+    ///
+    /// [`Gate::known_intermittent_violation`]: super::gate::Gate::known_intermittent_violation
     pub fn intermittent(rule_id: impl Into<String>, reason: impl Into<String>) -> Self {
         Self {
             intermittent: true,
@@ -68,7 +70,7 @@ impl KnownViolation {
     }
 
     /// Whether the violation is a race that shows in some runs and not in others
-    /// ([`Gate::known_intermittent_violation`](super::Gate::known_intermittent_violation)):
+    /// ([`Gate::known_intermittent_violation`](super::gate::Gate::known_intermittent_violation)):
     /// its rule is never enforced, and a run where it does not show is no sign of a fix.
     pub fn is_intermittent(&self) -> bool {
         self.intermittent

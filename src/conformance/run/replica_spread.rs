@@ -4,8 +4,9 @@
 use serde::Serialize;
 
 use super::call_guard::guarded;
-use super::mismatch::Mismatch;
-use super::{Namespace, Subject};
+use crate::conformance::declare::namespace::Namespace;
+use crate::conformance::declare::subject::Subject;
+use crate::conformance::judge::mismatch::Mismatch;
 use crate::{Event, MemoryService, Session};
 
 /// How many replicas stand behind the load balancer: the guide's three.

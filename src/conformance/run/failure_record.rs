@@ -5,8 +5,8 @@ use std::fs;
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use super::mismatch::Mismatch;
-use super::subject::Subject;
+use crate::conformance::declare::subject::Subject;
+use crate::conformance::judge::mismatch::Mismatch;
 
 /// The failure records of one rule and backend: one `cc <case seed>` line per failing case.
 pub(crate) struct FailureRecord {

@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use super::display::SessionDisplay;
 use super::scenario::{Scenario, Step};
+use crate::conformance::display::SessionDisplay;
 
 /// The instances each step of `steps` goes to, one entry a step: `None` where the step goes
 /// to the current instance as usual, else the instance of each of its calls.
@@ -81,7 +81,7 @@ mod tests {
     use super::routes;
     use crate::MemoryKey;
     use crate::Session;
-    use crate::conformance::scenario::{Expect, Step, search};
+    use crate::conformance::generate::scenario::{Expect, Step, search};
 
     #[test]
     fn each_call_goes_to_the_next_instance_and_open_use_and_reopen_end_the_balancing() {

@@ -1,6 +1,6 @@
 //! Running one piece of the gate on its own thread and runtime, with a deadline judged on the
-//! backend's time (see [`late_timer`](super::late_timer)): a backend that blocks its thread,
-//! or panics, cannot take the caller with it.
+//! backend's time (see [`late_timer`](crate::conformance::late_timer)): a backend that blocks
+//! its thread, or panics, cannot take the caller with it.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -9,7 +9,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::call_guard::panic_message;
-use super::late_timer::block_within;
+use crate::conformance::late_timer::block_within;
 
 /// Runs the future `make` returns on a fresh two-worker runtime on a thread named `name`, and
 /// waits for it at most `deadline` (and once more as long as the wait overran, the machine's

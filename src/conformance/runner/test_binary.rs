@@ -7,11 +7,11 @@ use std::sync::{Arc, Mutex, Once, PoisonError};
 
 use libtest_mimic::{Arguments, Completion, Conclusion, Failed, Trial};
 
-use super::Gate;
 use super::recall_pin::{PIN_THREAD, TestTarget, pin_recall};
-use super::rules;
 use super::trial::TrialOutcome;
-use super::verdict::Verdict;
+use crate::conformance::declare::gate::Gate;
+use crate::conformance::rules;
+use crate::conformance::verdict::rule_verdict::Verdict;
 
 /// The trial kind that marks a rule with a known violation, so the test list shows it
 /// (`[known-violation] backend::rule.id`) under every runner.
@@ -148,7 +148,9 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
     for line in gate.spent().to_string().lines() {
         println!("  {line}");
     }
-    for (clause, reason) in super::departures(subject.profile()) {
+    for (clause, reason) in
+        crate::conformance::declare::known_violation::departures(subject.profile())
+    {
         println!("  departure        {clause}: {reason}");
     }
     if let Some(reason) = gate.one_rule_at_a_time_reason() {

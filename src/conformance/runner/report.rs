@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use super::rules::Rule;
-use super::verdict::Verdict;
+use crate::conformance::rules::Rule;
+use crate::conformance::verdict::rule_verdict::Verdict;
 
 /// One rule and its verdict.
 #[derive(Clone, Debug)]
@@ -28,7 +28,7 @@ impl RuleRun {
     }
 }
 
-/// The verdict of every rule for one backend, from [`Gate::run`](super::Gate::run).
+/// The verdict of every rule for one backend, from [`Gate::run`](crate::conformance::Gate::run).
 #[derive(Clone, Debug)]
 pub struct GateReport {
     backend: String,

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::property::Counterexample;
+use crate::conformance::run::property::Counterexample;
 
 /// Why a rule did not pass for a backend: the rule, the backend, the minimal scenario,
 /// expected versus actual entries, and the command that reproduces it; or why the rule could

@@ -1,18 +1,21 @@
 //! The oracle: a lexical backend as its [`Profile`] says it behaves, computing what every
 //! search should return after a sequence of adds.
+//!
+//! Here the model it keeps (a store per key, its sessions and events); its writes are
+//! `writes.rs`, its searches `search.rs`.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::identity::same_entry;
-use crate::embed::{Embedder, cosine};
-use crate::profile::Profile;
-use crate::profile::words::{IndexedEvent, Term, indexed_text, query_terms};
-use crate::profile::{
-    BlankEvents, Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd,
-    VectorIndex,
-};
-use crate::{Content, Event, MemoryEntry, Session};
+use crate::Content;
+use crate::embed::Embedder;
+use crate::profile::words::IndexedEvent;
+use crate::profile::{KeyScheme, Profile};
+
+mod search;
+mod writes;
+
+pub(crate) use search::{Expected, Ranking};
 
 /// The session a delta without a session id goes to.
 const UNKNOWN_SESSION_ID: &str = "__unknown_session_id__";
@@ -84,35 +87,6 @@ impl Oracle {
         }
     }
 
-    /// A model event of `content`, indexed and (under vector search) embedded: a text
-    /// without a word (a letter or number) is not embedded, whatever the embedder.
-    fn model_event(&self, id: String, content: Content, author: &str, at: &str) -> ModelEvent {
-        let blank = self.embedder.is_some()
-            && self.profile.blank_events == BlankEvents::RankedLast
-            && content.texts().any(|t| !t.is_empty())
-            && !crate::embed::has_word(&indexed_text(&self.profile, &content));
-        let vector = self.embedder.as_ref().and_then(|embedder| {
-            let text = indexed_text(&self.profile, &content);
-            if !crate::embed::has_word(&text) {
-                return None;
-            }
-            let [vector] = embedder.embed(&[text.as_str()]).try_into().ok()?;
-            Some(vector)
-        });
-        let look = (self.profile.duplicates == Duplicates::Merged).then(|| {
-            let text: Vec<&str> = content.texts().filter(|t| !t.is_empty()).collect();
-            (author.to_owned(), text.join(" "), at.to_owned())
-        });
-        ModelEvent {
-            id,
-            indexed: IndexedEvent::new(&self.profile, &content),
-            content,
-            vector,
-            look,
-            blank,
-        }
-    }
-
     /// How the profile says entries' timestamps are written.
     pub(crate) fn timestamps(&self) -> crate::profile::Timestamps {
         self.profile.timestamps
@@ -122,159 +96,6 @@ impl Oracle {
         match self.profile.key {
             KeyScheme::Structured => StoreKey::Pair(app_name.to_owned(), user_id.to_owned()),
             KeyScheme::JoinedWithSlash => StoreKey::Joined(format!("{app_name}/{user_id}")),
-        }
-    }
-
-    /// The stored events of `events`: those whose content has a part, and whose id was not
-    /// deleted under the store.
-    fn model_events(&self, store: &ModelStore, events: &[Event]) -> Vec<ModelEvent> {
-        events
-            .iter()
-            .filter(|event| !store.deleted.contains(&event.id))
-            .filter_map(|event| Some((event, event.content.as_ref()?)))
-            .filter(|(_, content)| !content.parts.is_empty())
-            .map(|(event, content)| {
-                let at = event
-                    .timestamp
-                    .round(jiff::Unit::Microsecond)
-                    .unwrap_or(event.timestamp)
-                    .to_string();
-                self.model_event(event.id.clone(), content.clone(), &event.author, &at)
-            })
-            .collect()
-    }
-
-    /// Where event ids are unique per key: drops the events whose id a session of `store`
-    /// other than `session_id` holds.
-    fn skip_held_elsewhere(
-        &self,
-        store: &ModelStore,
-        session_id: &str,
-        events: &mut Vec<ModelEvent>,
-    ) {
-        if self.profile.event_ids != EventIds::PerKey {
-            return;
-        }
-        let held: HashSet<&str> = store
-            .sessions
-            .iter()
-            .filter(|s| !s.memories && s.id != session_id)
-            .flat_map(|s| s.events.iter().map(|e| e.id.as_str()))
-            .collect();
-        events.retain(|e| !held.contains(e.id.as_str()));
-    }
-
-    /// The store of (`app_name`, `user_id`), made empty if new.
-    fn store_mut(&mut self, app_name: &str, user_id: &str) -> &mut ModelStore {
-        let key = self.store_key(app_name, user_id);
-        self.stores.entry(key).or_default()
-    }
-
-    /// Applies `add_session_to_memory(session)`.
-    pub(crate) fn add(&mut self, session: &Session) {
-        let readd = self.profile.readd;
-        let mut store = std::mem::take(self.store_mut(&session.app_name, &session.user_id));
-        let mut events = self.model_events(&store, &session.events);
-        self.skip_held_elsewhere(&store, &session.id, &mut events);
-        let carries_words = events.iter().any(|e| e.indexed.has_words());
-        // A first add is a re-add over an empty session. Every re-add rule then stores what a
-        // plain add stores (an upsert writes by event id), except that replace-unless-no-text
-        // keeps nothing when no event has a word: events that could never match anyway.
-        let existing = store.session_mut(&session.id);
-        match readd {
-            Readd::Replace => existing.events = events,
-            Readd::Append => existing.events.extend(events),
-            Readd::ReplaceUnlessNoText if !carries_words => {}
-            Readd::ReplaceUnlessNoText => existing.events = events,
-            Readd::UpsertByEventId => upsert(&mut existing.events, events),
-            Readd::KeepFirst => ingest(&mut existing.events, events),
-        }
-        *self.store_mut(&session.app_name, &session.user_id) = store;
-    }
-
-    /// Applies `add_events_to_memory(app_name, user_id, session_id, events)` as the profile's
-    /// `events_delta` capability says (nothing where it declares none).
-    pub(crate) fn add_events(
-        &mut self,
-        app_name: &str,
-        user_id: &str,
-        session_id: Option<&str>,
-        events: &[Event],
-    ) {
-        let Some(delta) = self.profile.capabilities.events_delta else {
-            return;
-        };
-        let mut store = std::mem::take(self.store_mut(app_name, user_id));
-        let mut events = self.model_events(&store, events);
-        let session_id = session_id.unwrap_or(UNKNOWN_SESSION_ID);
-        self.skip_held_elsewhere(&store, session_id, &mut events);
-        let session = store.session_mut(session_id);
-        match delta {
-            EventsDelta::AppendNewIds => append_new_ids(&mut session.events, events),
-            EventsDelta::UpsertByEventId => upsert(&mut session.events, events),
-        }
-        *self.store_mut(app_name, user_id) = store;
-    }
-
-    /// Applies `add_memory(app_name, user_id, memories)`: each memory with a part is stored
-    /// after the others, or over the one with its id.
-    pub(crate) fn add_memories(&mut self, app_name: &str, user_id: &str, memories: &[MemoryEntry]) {
-        let deleted = self.store_mut(app_name, user_id).deleted.clone();
-        let new: Vec<ModelEvent> = memories
-            .iter()
-            .filter(|memory| !memory.content.parts.is_empty())
-            .filter(|memory| memory.id.as_ref().is_none_or(|id| !deleted.contains(id)))
-            .map(|memory| {
-                self.model_event(
-                    memory.id.clone().unwrap_or_default(),
-                    memory.content.clone(),
-                    memory.author.as_deref().unwrap_or_default(),
-                    memory.timestamp.as_deref().unwrap_or_default(),
-                )
-            })
-            .collect();
-        let session = self.store_mut(app_name, user_id).memories_mut();
-        for memory in new {
-            match session
-                .events
-                .iter_mut()
-                .find(|old| !memory.id.is_empty() && old.id == memory.id)
-            {
-                Some(old) => *old = memory,
-                None => session.events.push(memory),
-            }
-        }
-    }
-
-    /// Applies `delete_memory(app_name, user_id, id)`, where `id` is what the backend gave the
-    /// memory holding `content`: every stored event or memory with that id goes (the id is the
-    /// event's, as the contract's backends give it), and that id is never stored again under
-    /// the key. Other events with the same content stay: deletion is by id only. An id the
-    /// oracle never saw (one the backend gave a memory added without one, or made up) names
-    /// the one memory the backend returned it for: the first holding `content` goes.
-    pub(crate) fn forget(&mut self, app_name: &str, user_id: &str, id: &str, content: &Content) {
-        let store = self.store_mut(app_name, user_id);
-        let known = store
-            .sessions
-            .iter()
-            .flat_map(|s| &s.events)
-            .any(|e| e.id == id);
-        if known {
-            for session in &mut store.sessions {
-                session.events.retain(|e| e.id != id);
-            }
-            store.deleted.insert(id.to_owned());
-            return;
-        }
-        for session in &mut store.sessions {
-            if let Some(at) = session
-                .events
-                .iter()
-                .position(|e| same_entry(&e.content, content))
-            {
-                session.events.remove(at);
-                return;
-            }
         }
     }
 
@@ -289,253 +110,13 @@ impl Oracle {
             .map(|event| &event.content)
             .collect()
     }
-
-    /// The most entries a search may return that asks for `limit`, or for none.
-    pub(crate) fn limit(&self, limit: Option<usize>) -> Limit {
-        // The profile's limit is what a search without options returns at most; a search that
-        // asks for a limit gets that one instead (adk-rust's `SearchRequest.limit`).
-        limit.map_or(self.profile.limit, Limit::AtMost)
-    }
-
-    /// What `search_memory(app_name, user_id, query)` should return.
-    pub(crate) fn search(&self, app_name: &str, user_id: &str, query: &str) -> Expected {
-        self.search_limited(app_name, user_id, query, None)
-    }
-
-    /// What `search_memory_with(app_name, user_id, query, limit)` should return: the profile's
-    /// answer, cut to `limit` instead of the profile's limit when one is given.
-    pub(crate) fn search_limited(
-        &self,
-        app_name: &str,
-        user_id: &str,
-        query: &str,
-        limit: Option<usize>,
-    ) -> Expected {
-        let limit = self.limit(limit);
-        let mut sessions: Vec<&ModelSession> = self
-            .stores
-            .get(&self.store_key(app_name, user_id))
-            .map(|s| s.sessions.iter().collect())
-            .unwrap_or_default();
-        if let (Some(embedder), Some(vector)) = (&self.embedder, self.profile.vector()) {
-            return nearest(embedder.as_ref(), vector.index, &sessions, query, limit);
-        }
-        let terms = query_terms(&self.profile, query);
-        if let Order::Insertion {
-            integer_ids_first: true,
-        } = self.profile.order
-        {
-            sessions.sort_by_key(|s| {
-                array_index(&s.id)
-                    .filter(|_| !s.memories)
-                    .map_or((1, 0), |n| (0, n))
-            });
-        }
-        let mut matches: Vec<(usize, &ModelEvent)> = Vec::new();
-        for session in sessions {
-            for event in &session.events {
-                let matched = self.matched_terms(&terms, &event.indexed);
-                if matched > 0 {
-                    matches.push((matched, event));
-                }
-            }
-        }
-        if self.profile.order == Order::MatchedTerms {
-            matches.sort_by_key(|(matched, _)| std::cmp::Reverse(*matched));
-        }
-        // Merged duplicates: the first of the entries that look alike stays.
-        let mut seen = HashSet::new();
-        matches.retain(|(_, event)| event.look.as_ref().is_none_or(|look| seen.insert(look)));
-        Expected {
-            contents: matches
-                .into_iter()
-                .map(|(_, event)| event.content.clone())
-                .collect(),
-            limit,
-            ranking: None,
-            ordered: matches!(
-                self.profile.order,
-                Order::Insertion { .. } | Order::MatchedTerms
-            ),
-        }
-    }
-
-    /// How many distinct terms match `event` (0 when the event does not match the query).
-    fn matched_terms(&self, terms: &[Term], event: &IndexedEvent) -> usize {
-        if !event.has_words() {
-            return 0;
-        }
-        let matched = terms.iter().filter(|t| event.matches(t)).count();
-        match self.profile.multi_word {
-            MultiWord::AnyWord => matched,
-            MultiWord::AllWords => {
-                if !terms.is_empty() && matched == terms.len() {
-                    matched
-                } else {
-                    0
-                }
-            }
-        }
-    }
-}
-
-impl ModelStore {
-    /// The session `id`, after the others if new.
-    fn session_mut(&mut self, id: &str) -> &mut ModelSession {
-        let i = match self.sessions.iter().position(|s| !s.memories && s.id == id) {
-            Some(i) => i,
-            None => {
-                self.sessions.push(ModelSession {
-                    id: id.to_owned(),
-                    memories: false,
-                    events: Vec::new(),
-                });
-                self.sessions.len() - 1
-            }
-        };
-        &mut self.sessions[i]
-    }
-
-    /// The explicit memories' session, after the others if new.
-    fn memories_mut(&mut self) -> &mut ModelSession {
-        let i = match self.sessions.iter().position(|s| s.memories) {
-            Some(i) => i,
-            None => {
-                self.sessions.push(ModelSession {
-                    id: String::new(),
-                    memories: true,
-                    events: Vec::new(),
-                });
-                self.sessions.len() - 1
-            }
-        };
-        &mut self.sessions[i]
-    }
-}
-
-/// Writes each of `events` that carries text under its id: over the stored event with that id,
-/// or after the stored events.
-/// Stores each of `events` whose id `stored` does not hold yet after the stored events; the
-/// others keep their stored version.
-fn append_new_ids(stored: &mut Vec<ModelEvent>, events: Vec<ModelEvent>) {
-    append_new_ids_of(stored, events.into_iter());
-}
-
-/// As [`append_new_ids`], of the events that carry text only.
-fn ingest(stored: &mut Vec<ModelEvent>, events: Vec<ModelEvent>) {
-    append_new_ids_of(stored, events.into_iter().filter(carries_text));
-}
-
-fn append_new_ids_of(stored: &mut Vec<ModelEvent>, events: impl Iterator<Item = ModelEvent>) {
-    for event in events {
-        if !stored.iter().any(|old| old.id == event.id) {
-            stored.push(event);
-        }
-    }
-}
-
-/// Whether `event` has a text part holding a character other than whitespace, or is a blank
-/// event the profile ranks (whose text counts as any other).
-fn carries_text(event: &ModelEvent) -> bool {
-    event.blank
-        || event
-            .content
-            .texts()
-            .any(|text| text.chars().any(|c| !c.is_whitespace()))
-}
-
-fn upsert(stored: &mut Vec<ModelEvent>, events: Vec<ModelEvent>) {
-    for event in events.into_iter().filter(carries_text) {
-        match stored.iter_mut().find(|old| old.id == event.id) {
-            Some(old) => *old = event,
-            None => stored.push(event),
-        }
-    }
-}
-
-/// The canonical array index a JavaScript object key is (`"0"`, `"10"`, not `"01"`), if any.
-fn array_index(id: &str) -> Option<u64> {
-    let n: u64 = id.parse().ok()?;
-    (n < u64::from(u32::MAX) && n.to_string() == id).then_some(n)
-}
-
-/// The similarity a blank event ranked last is given: below any cosine similarity.
-const BLANK_SIMILARITY: f64 = -2.0;
-
-/// The stored events of `sessions` that have a vector, nearest to `query` first (ties in
-/// insertion order), then the blank events the profile ranks, as a vector search with `index`
-/// returns them.
-fn nearest(
-    embedder: &dyn Embedder,
-    index: VectorIndex,
-    sessions: &[&ModelSession],
-    query: &str,
-    limit: Limit,
-) -> Expected {
-    let mut scored: Vec<(f64, &ModelEvent)> = Vec::new();
-    // A query with no word finds nothing (R7).
-    if crate::embed::has_word(query) {
-        let [query] = embedder.embed(&[query]).try_into().unwrap_or_default();
-        for event in sessions.iter().flat_map(|s| &s.events) {
-            if let Some(vector) = &event.vector {
-                scored.push((cosine(&query, vector), event));
-            }
-        }
-    }
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    // Blank events the profile ranks come after every event with a word, as ties.
-    if crate::embed::has_word(query) {
-        scored.extend(
-            sessions
-                .iter()
-                .flat_map(|s| &s.events)
-                .filter(|event| event.blank)
-                .map(|event| (BLANK_SIMILARITY, event)),
-        );
-    }
-    // Merged duplicates: the nearest of the entries that look alike stays.
-    let mut seen = HashSet::new();
-    scored.retain(|(_, event)| event.look.as_ref().is_none_or(|look| seen.insert(look)));
-    Expected {
-        contents: scored.iter().map(|(_, e)| e.content.clone()).collect(),
-        limit,
-        ordered: true,
-        ranking: Some(Ranking {
-            scores: scored.iter().map(|(score, _)| *score).collect(),
-            index,
-            embedder: embedder.name().to_owned(),
-        }),
-    }
-}
-
-/// The expected answer to one search.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Expected {
-    /// Every matching event's content, in the profile's order (under vector search, every
-    /// event with a vector, nearest first).
-    pub(crate) contents: Vec<Content>,
-    /// The profile's limit.
-    pub(crate) limit: Limit,
-    /// Whether the profile promises an order the kit can compute.
-    pub(crate) ordered: bool,
-    /// Under vector search: each content's similarity to the query.
-    pub(crate) ranking: Option<Ranking>,
-}
-
-/// The similarities of a vector search's candidates.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Ranking {
-    /// Aligned with [`Expected::contents`]: each candidate's cosine similarity to the query.
-    pub(crate) scores: Vec<f64>,
-    /// How exact the index is.
-    pub(crate) index: VectorIndex,
-    /// The embedder's name, for failure reports.
-    pub(crate) embedder: String,
 }
 
 #[cfg(test)]
 mod tests {
+    use super::search::BLANK_SIMILARITY;
     use super::*;
+    use crate::Session;
     use crate::profile::{EventsDelta, Limit, MultiWord, Order, Readd};
     use crate::{Event, MemoryEntry, Part};
 

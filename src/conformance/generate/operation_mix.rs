@@ -151,7 +151,7 @@ impl fmt::Display for OperationMix {
 mod tests {
     use super::*;
     use crate::Session;
-    use crate::conformance::scenario::search;
+    use crate::conformance::generate::scenario::search;
 
     #[test]
     fn counts_cases_not_steps_and_orders_pairs() {

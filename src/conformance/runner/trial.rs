@@ -1,12 +1,12 @@
 //! The gate's test list, once for every runner: the checks of its declaration, one trial per
 //! rule, the recall snapshot and the recall floor, each run to a typed [`TrialOutcome`]. The
-//! libtest runner (`runner.rs`) and the CLI's `gate` only select and format them.
+//! libtest runner (`test_binary.rs`) and the CLI's `gate` only select and format them.
 
-use super::Gate;
-use super::REQUIRE_ALL_BACKENDS;
-use super::rules::{self, Rule};
-use super::verdict::Verdict;
 use crate::benchmark::RecallFloor;
+use crate::conformance::declare::gate::Gate;
+use crate::conformance::declare::gate::REQUIRE_ALL_BACKENDS;
+use crate::conformance::rules::{self, Rule};
+use crate::conformance::verdict::rule_verdict::Verdict;
 
 /// The recall snapshot's trial id.
 pub const RECALL_SNAPSHOT: &str = "snapshot.recall";
@@ -61,7 +61,9 @@ impl TrialOutcome {
     }
 
     /// The operation mix of a passing rule that reports one (`model.random_ops`).
-    pub fn operation_mix(&self) -> Option<&super::OperationMix> {
+    pub fn operation_mix(
+        &self,
+    ) -> Option<&crate::conformance::generate::operation_mix::OperationMix> {
         self.verdict().and_then(Verdict::operation_mix)
     }
 

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Gate;
-use super::call_guard::panic_message;
+use crate::conformance::declare::gate::Gate;
+use crate::conformance::run::call_guard::panic_message;
 
 /// Where the gate's test target is, as `conformance_main!` sees it where it expands.
 #[doc(hidden)]

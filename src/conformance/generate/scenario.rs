@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use super::display::{ContentDisplay, ContentsDisplay, EntriesDisplay, SessionDisplay, count};
+use crate::conformance::display::{
+    ContentDisplay, ContentsDisplay, EntriesDisplay, SessionDisplay, count,
+};
 use crate::{Content, Event, MemoryEntry, MemoryKey, Session};
 
 /// A script of steps run in order against fresh backend instances of one namespace.

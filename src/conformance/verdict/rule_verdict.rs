@@ -3,15 +3,15 @@
 use std::fmt;
 
 use super::failure::RuleFailure;
-use super::known_violation::KnownViolation;
-use super::operation_mix::OperationMix;
+use crate::conformance::declare::known_violation::KnownViolation;
+use crate::conformance::generate::operation_mix::OperationMix;
 
 /// What one rule came to for a backend.
 ///
-/// A plain rule function ([`rules::key_isolation`](super::rules::key_isolation)) answers
-/// [`Passed`](Verdict::Passed), [`NotApplicable`](Verdict::NotApplicable) or
-/// [`Failed`](Verdict::Failed); a [`Gate`](super::Gate) also weighs the answer against the
-/// backend's known violations.
+/// A plain rule function ([`rules::key_isolation`](crate::conformance::rules::key_isolation))
+/// answers [`Passed`](Verdict::Passed), [`NotApplicable`](Verdict::NotApplicable) or
+/// [`Failed`](Verdict::Failed); a [`Gate`](crate::conformance::Gate) also weighs the answer
+/// against the backend's known violations.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Verdict {

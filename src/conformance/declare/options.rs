@@ -76,6 +76,6 @@ impl RunOptions {
     pub(crate) fn seed(&self) -> u64 {
         self.seed
             .or_else(|| std::env::var("PROPTEST_RNG_SEED").ok()?.parse().ok())
-            .unwrap_or_else(super::seeding::random_seed)
+            .unwrap_or_else(crate::conformance::generate::seeding::random_seed)
     }
 }

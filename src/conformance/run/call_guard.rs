@@ -1,5 +1,5 @@
 //! Every backend call the harness makes goes through here: bounded by the per-call timeout
-//! (judged on the backend's time: see [`late_timer`](super::late_timer)), its error and its
+//! (judged on the backend's time: see [`late_timer`]), its error and its
 //! panic turned into a [`Problem`].
 
 use std::any::Any;
@@ -9,9 +9,9 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use super::late_timer;
-use super::mismatch::Problem;
 use crate::MemoryError;
+use crate::conformance::judge::mismatch::Problem;
+use crate::conformance::late_timer;
 
 /// Runs a backend call with a timeout, turning errors and panics into [`Problem`]s.
 /// `op` describes the call, and is only asked for when something went wrong. A call still
@@ -94,8 +94,8 @@ impl<F: Future> Future for CatchUnwind<'_, F> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::mismatch::Mismatch;
     use super::*;
+    use crate::conformance::judge::mismatch::Mismatch;
 
     #[tokio::test]
     async fn a_hung_call_times_out_saying_what_was_measured() {

@@ -8,11 +8,11 @@ use proptest::test_runner::{Config, TestRunner};
 
 use super::failure_record::FailureRecord;
 use super::interpreter;
-use super::mismatch::Mismatch;
-use super::operation_mix::OperationMix;
-use super::scenario::Scenario;
-use super::seeding::{case_seed, rng_for};
-use super::subject::Subject;
+use crate::conformance::declare::subject::Subject;
+use crate::conformance::generate::operation_mix::OperationMix;
+use crate::conformance::generate::scenario::Scenario;
+use crate::conformance::generate::seeding::{case_seed, rng_for};
+use crate::conformance::judge::mismatch::Mismatch;
 
 /// How long shrinking may take, and how many smaller cases it may try.
 const SHRINK_TIME: Duration = Duration::from_secs(20);

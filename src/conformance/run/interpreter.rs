@@ -1,22 +1,23 @@
 //! The interpreter: runs a [`Scenario`] against fresh instances of a [`Subject`], step by
 //! step. It only calls the backend (every call through the [call guard](super::call_guard))
-//! and hands each answer to the [comparison](super::comparison) with the oracle's state.
+//! and hands each answer to the [comparison](crate::conformance::judge::comparison) with the
+//! oracle's state.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::call_guard::{guarded, panic_message};
-use super::comparison::{check_search, is_one_version};
-use super::display::{ContentDisplay, ContentsDisplay};
-use super::identity::same_entry;
-use super::mismatch::{Mismatch, Problem};
-use super::namespace::Namespace;
-use super::oracle::Oracle;
-use super::round_robin;
-use super::scenario::{Expect, Scenario, Search, Step};
 use super::settling::{Overdue, POLL_INTERVAL, Settling};
-use super::subject::Subject;
+use crate::conformance::declare::namespace::Namespace;
+use crate::conformance::declare::subject::Subject;
+use crate::conformance::display::{ContentDisplay, ContentsDisplay};
+use crate::conformance::generate::round_robin;
+use crate::conformance::generate::scenario::{Expect, Scenario, Search, Step};
+use crate::conformance::judge::comparison::{check_search, is_one_version};
+use crate::conformance::judge::identity::same_entry;
+use crate::conformance::judge::mismatch::{Mismatch, Problem};
+use crate::conformance::judge::oracle::Oracle;
 use crate::profile::{Limit, Strings};
 use crate::{
     Content, MemoryEntry, MemoryKey, MemoryService, SearchOptions, Session, ToolContext,
