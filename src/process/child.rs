@@ -16,7 +16,7 @@ use tokio::task::AbortHandle;
 
 use super::group::interrupted;
 use super::protocol::{self, Op, Reply};
-use super::tail::StderrTail;
+use super::stderr_tail::StderrTail;
 use crate::MemoryError;
 use crate::conformance::DEFAULT_OP_TIMEOUT;
 use crate::conformance::late_timer::{self, Overrun};
@@ -173,7 +173,7 @@ impl Connection {
                 // user asked to see it. The error's source keeps it verbatim for the program:
                 // `MemoryError::backend_reason` gives it to the recall probe and the recall
                 // benchmark, which feed the backend only the kit's own corpora.
-                let (message, note) = super::tail::shown(&refusal.message);
+                let (message, note) = super::stderr_tail::shown(&refusal.message);
                 let what = format!("failed request {id} ({}): {message}{note}", op.name());
                 Err(MemoryError::backend_with_source(
                     self.describe(what),
