@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::LogFormat;
 use super::fields::{fields, unquote};
 
+/// A memory record: its name (`memory.write`) and its fields, as logged.
 pub(super) struct Record {
     pub(super) name: String,
     pub(super) fields: Vec<(String, String)>,
@@ -13,6 +14,8 @@ pub(super) struct Record {
 
 const NAMES: [&str; 3] = ["memory.write", "memory.search", "memory.query"];
 
+/// The record `line` holds and its format: `None` for a line that holds none, an error for a
+/// record that cannot be read.
 pub(super) fn parse_line(line: &str) -> Result<Option<(LogFormat, Record)>, String> {
     let trimmed = line.trim();
     if trimmed.starts_with('{')
