@@ -55,6 +55,7 @@ mod in_memory;
 #[cfg(feature = "harness")]
 pub mod infer;
 pub mod inspect;
+mod load_memory;
 mod model;
 #[cfg(feature = "harness")]
 pub mod probe;
@@ -64,7 +65,6 @@ pub mod profile;
 mod service;
 pub mod sessions;
 pub mod tokenize;
-mod tool;
 
 pub use async_trait::async_trait;
 pub use jiff::Timestamp;
@@ -74,9 +74,9 @@ pub use explain::{
     DeadReason, TokenExplanation, explain, explain_for, explain_tokens, explain_tokens_for,
 };
 pub use in_memory::InMemoryMemoryService;
+pub use load_memory::{LoadMemoryResponse, ToolContext, load_memory};
 pub use model::{Content, Event, MemoryEntry, MemoryKey, Part, SearchMemoryResponse, Session};
 pub use service::{MemoryService, SearchOptions};
-pub use tool::{LoadMemoryResponse, ToolContext, load_memory};
 
 /// Every Rust block of the README, compiled and run as a doctest.
 #[cfg(all(doctest, feature = "harness"))]

@@ -38,8 +38,8 @@ mod group;
 mod protocol;
 mod service;
 mod stderr_shape;
+mod stderr_tail;
 mod subject;
-mod tail;
 
 /// Every Rust block of `docs/bridge-protocol.md`, compiled and run as a doctest.
 #[cfg(doctest)]
@@ -49,5 +49,5 @@ struct BridgeProtocolPage;
 pub use bridge::ProcessBridge;
 pub use protocol::PROTOCOL_VERSION;
 pub use service::ProcessMemoryService;
+pub use stderr_tail::{SHOW_STDERR, show_stderr_verbatim};
 pub use subject::{bridged_subject, command_line};
-pub use tail::{SHOW_STDERR, show_stderr_verbatim};
