@@ -497,7 +497,13 @@ impl Run<'_> {
         find_with: &str,
         content: &Content,
     ) -> Result<(), Problem> {
-        let must_find = must_find(self.subject.profile(), &self.oracle, key, find_with, content);
+        let must_find = must_find(
+            self.subject.profile(),
+            &self.oracle,
+            key,
+            find_with,
+            content,
+        );
         let mut first_overdue = None;
         let mut late = Late(None);
         let found = loop {
