@@ -537,6 +537,34 @@ fn each_deviant_fails_exactly_its_pinned_rules_with_a_minimal_scenario() {
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("deviant_rule_matrix", matrix);
     });
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("deviant_named_dimension", named_dimensions(&results));
+    });
+}
+
+/// The table of what each deviant's failures name as at fault: for every rule it fails, the
+/// failure's `at fault:` lines (the declared value its minimal scenario contradicts and the
+/// value that fits, or that no single other value explains it), or `-` where the recorded
+/// answers cannot show it (a timeout, a panic, a race).
+fn named_dimensions<D: std::fmt::Debug, R, F>(
+    results: &[(D, R, F, Vec<(&'static str, String)>)],
+) -> String {
+    let mut table = String::from("| deviant | rule | at fault |\n|---|---|---|\n");
+    for (deviation, _, _, failed) in results {
+        for (rule, report) in failed {
+            let named: Vec<&str> = report
+                .lines()
+                .filter_map(|line| line.trim_start().strip_prefix("at fault: "))
+                .collect();
+            let named = if named.is_empty() {
+                "-".to_owned()
+            } else {
+                named.join("<br>")
+            };
+            table.push_str(&format!("| {deviation:?} | {rule} | {named} |\n"));
+        }
+    }
+    table
 }
 
 /// A departure the profile states (`timestamps = naive isoformat`) exempts that behaviour and
