@@ -345,3 +345,213 @@ fn limits(profile: &Profile, returned: Option<usize>, all: &mut Vec<Alternative>
 fn reads_back(profile: &Profile) -> bool {
     ProfileFile::parse(&ProfileFile::of(profile.clone()).to_toml()).is_ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conformance::generate::scenario::{Expect, search};
+    use crate::{Content, Event, MemoryEntry, Session};
+
+    /// A counterexample of `steps`, failing at the last with `problem`, the earlier searches
+    /// having answered `answers`.
+    fn counterexample(steps: Vec<Step>, answers: Transcript, problem: Problem) -> Counterexample {
+        Counterexample {
+            mismatch: Mismatch {
+                step: steps.len(),
+                problem,
+            },
+            scenario: Scenario { steps },
+            answers,
+            seed: 0,
+            case_seed: 0,
+            case: 1,
+            shrink_runs: 0,
+            unshrunk_because: None,
+        }
+    }
+
+    fn returned(entries: Vec<MemoryEntry>) -> Problem {
+        Problem::Unexpected {
+            expected: "as the profile computes".into(),
+            why: "different entries".into(),
+            actual: entries,
+            with_metadata: false,
+        }
+    }
+
+    fn entry(text: &str) -> MemoryEntry {
+        MemoryEntry::new(Content::text(text))
+    }
+
+    fn session(text: &str) -> Session {
+        Session::new("support", "u-42", "s-1").with_events([Event::text("user", text)])
+    }
+
+    fn fits(at_fault: &AtFault) -> Vec<String> {
+        at_fault.to_string().lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_search_that_needs_every_word_fits_all_words() {
+        let stored = session("coffee tea");
+        let key = stored.key();
+        let steps = vec![
+            Step::Add(stored),
+            search(&key, "coffee milk", vec![Expect::Oracle]),
+        ];
+        let found = counterexample(steps, Transcript::default(), returned(Vec::new()));
+        let at_fault = at_fault(&Profile::reference(), None, &found).expect("judged");
+        let lines = fits(&at_fault);
+        assert!(
+            lines.contains(
+                &"step 2 contradicts `multi_word = any word`; it fits `multi_word = all words`"
+                    .to_owned()
+            ),
+            "{lines:#?}"
+        );
+        assert!(at_fault.causes().contains(&"multi_word = all words"));
+    }
+
+    #[test]
+    fn a_search_that_missed_an_exact_match_is_explained_by_no_single_value() {
+        let stored = session("coffee");
+        let key = stored.key();
+        let steps = vec![
+            Step::Add(stored),
+            search(&key, "coffee", vec![Expect::Oracle]),
+        ];
+        let found = counterexample(steps, Transcript::default(), returned(Vec::new()));
+        let at_fault = at_fault(&Profile::reference(), None, &found);
+        assert_eq!(at_fault, Some(AtFault::Unexplained));
+        assert_eq!(
+            at_fault.unwrap().to_string(),
+            "no single other value of a dimension explains it"
+        );
+    }
+
+    #[test]
+    fn a_limit_is_tried_at_the_number_of_entries_returned() {
+        let key = session("").key();
+        let mut steps: Vec<Step> = (0..3)
+            .map(|i| {
+                let mut one = session("coffee");
+                one.id = format!("s-{i}");
+                Step::Add(one)
+            })
+            .collect();
+        steps.push(search(&key, "coffee", vec![Expect::Oracle]));
+        let found = counterexample(
+            steps,
+            Transcript::default(),
+            returned(vec![entry("coffee"), entry("coffee")]),
+        );
+        let at_fault = at_fault(&Profile::reference(), None, &found).expect("judged");
+        assert!(
+            at_fault.causes().contains(&"limit = 2"),
+            "{:#?}",
+            fits(&at_fault)
+        );
+    }
+
+    #[test]
+    fn an_earlier_recorded_answer_is_judged_again_too() {
+        // Step 2's answer held as declared (any word) but not under all words, so all words
+        // does not fit, although step 3 alone would.
+        let stored = session("coffee tea");
+        let key = stored.key();
+        let steps = vec![
+            Step::Add(stored),
+            search(&key, "coffee milk", vec![Expect::Oracle]),
+            search(&key, "tea milk", vec![Expect::Oracle]),
+        ];
+        let mut answers = Transcript::default();
+        answers.answered(2, vec![entry("coffee tea")]);
+        let found = counterexample(steps, answers, returned(Vec::new()));
+        let at_fault = at_fault(&Profile::reference(), None, &found).expect("judged");
+        assert!(
+            !at_fault.causes().contains(&"multi_word = all words"),
+            "{:#?}",
+            fits(&at_fault)
+        );
+    }
+
+    #[test]
+    fn a_refused_empty_user_fits_strings_without_an_empty_key() {
+        let refused = Session::new("support", "", "s-1").with_events([Event::text("user", "a")]);
+        let problem = Problem::Failed {
+            op: "add_session_to_memory".into(),
+            error: "user_id must not be empty".into(),
+        };
+        let found = counterexample(vec![Step::Add(refused)], Transcript::default(), problem);
+        let at_fault = at_fault(&Profile::reference(), None, &found).expect("judged");
+        assert_eq!(
+            at_fault.causes(),
+            ["strings = without NUL or empty key"],
+            "{at_fault}"
+        );
+    }
+
+    #[test]
+    fn answers_that_hold_as_declared_say_nothing() {
+        // The run failed for what the answers do not show (an id that changed, a race).
+        let stored = session("coffee");
+        let key = stored.key();
+        let steps = vec![
+            Step::Add(stored),
+            search(&key, "coffee", vec![Expect::Oracle]),
+        ];
+        let found = counterexample(
+            steps,
+            Transcript::default(),
+            returned(vec![entry("coffee")]),
+        );
+        assert_eq!(at_fault(&Profile::reference(), None, &found), None);
+        let hang = Problem::TimedOut {
+            op: "search".into(),
+            after: std::time::Duration::from_millis(1),
+            overrun: crate::conformance::late_timer::Overrun {
+                ran: std::time::Duration::ZERO,
+                late: std::time::Duration::ZERO,
+            },
+        };
+        let stored = session("coffee");
+        let key = stored.key();
+        let steps = vec![
+            Step::Add(stored),
+            search(&key, "coffee", vec![Expect::Oracle]),
+        ];
+        let found = counterexample(steps, Transcript::default(), hang);
+        assert_eq!(at_fault(&Profile::reference(), None, &found), None);
+    }
+
+    #[test]
+    fn failures_naming_one_value_are_grouped_under_it() {
+        let fit = |fits: &str| Fit {
+            declared: "multi_word = any word".into(),
+            fits: fits.into(),
+        };
+        let all_words = AtFault::Fits {
+            step: 2,
+            fits: vec![fit("multi_word = all words")],
+        };
+        let both = AtFault::Fits {
+            step: 3,
+            fits: vec![fit("limit = 1"), fit("multi_word = all words")],
+        };
+        let grouped = causes([
+            ("query.multi_word", &all_words),
+            ("result.order", &AtFault::Unexplained),
+            ("model.random_ops", &both),
+        ]);
+        assert_eq!(
+            grouped,
+            [
+                (
+                    "multi_word = all words",
+                    vec!["query.multi_word", "model.random_ops"]
+                ),
+                ("limit = 1", vec!["model.random_ops"]),
+            ]
+        );
+    }
+}
