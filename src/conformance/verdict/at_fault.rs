@@ -140,9 +140,15 @@ pub(crate) fn at_fault(
         Problem::Unexpected { actual, .. } => Some(actual.len()),
         _ => None,
     };
+    // The file format's validation costs more than a judgement: only a fitting value is
+    // checked.
+    let validated = reads_back(profile);
     let mut fits: Vec<Fit> = Vec::new();
     for alternative in alternatives(profile, returned) {
-        if judge(&alternative.profile) == Some(Judged::Holds) && !fits.contains(&alternative.fit) {
+        if judge(&alternative.profile) == Some(Judged::Holds)
+            && !fits.contains(&alternative.fit)
+            && (!validated || reads_back(&alternative.profile))
+        {
             fits.push(alternative.fit);
         }
     }
@@ -266,7 +272,7 @@ struct Alternative {
     profile: Profile,
 }
 
-/// Every alternative tried (see the module's comment), valid profiles only.
+/// Every alternative tried (see the module's comment); only a fitting one is validated.
 fn alternatives(profile: &Profile, returned: Option<usize>) -> Vec<Alternative> {
     let mut all = Vec::new();
     others::<KeyScheme>(profile, &mut all);
@@ -284,9 +290,6 @@ fn alternatives(profile: &Profile, returned: Option<usize>) -> Vec<Alternative> 
     others::<EventIds>(profile, &mut all);
     others::<BlankEvents>(profile, &mut all);
     others::<Option<EventsDelta>>(profile, &mut all);
-    if reads_back(profile) {
-        all.retain(|alternative| reads_back(&alternative.profile));
-    }
     all
 }
 
