@@ -9,8 +9,32 @@ use super::oracle::{Expected, Oracle, Ranking};
 use super::timestamp_format;
 use crate::conformance::display::{ContentsDisplay, EntriesDisplay, count};
 use crate::conformance::generate::scenario::{Expect, Search};
-use crate::profile::{Limit, Timestamps, VectorIndex};
-use crate::{Content, MemoryEntry};
+use crate::profile::{Limit, Profile, Timestamps, VectorIndex};
+use crate::{Content, MemoryEntry, MemoryKey};
+
+/// Whether searching `find_with` under `key` must return `content`, the memory a delete step
+/// deletes: where the profile computes the answer and `content` is among the entries it
+/// returns within the limit.
+pub(crate) fn must_find(
+    profile: &Profile,
+    oracle: &Oracle,
+    key: &MemoryKey,
+    find_with: &str,
+    content: &Content,
+) -> bool {
+    let expected = oracle.search(&key.app_name, &key.user_id, find_with);
+    let position = expected
+        .contents
+        .iter()
+        .position(|c| same_entry(c, content));
+    // Where the profile computes no answer (semantic retrieval), no search must find it.
+    let computable = profile.is_lexical() || profile.vector().is_some();
+    computable
+        && position.is_some_and(|i| match expected.limit {
+            Limit::Unlimited => true,
+            Limit::AtMost(n) => expected.contents.len() <= n || (expected.ordered && i < n),
+        })
+}
 
 /// Checks `actual`, the answer to `search`, against each of its expectations in turn.
 pub(crate) fn check_search(

@@ -82,6 +82,7 @@ use super::declare::subject::Subject;
 use super::generate::scenario::{Expect, Scenario};
 use super::run::failure_record::FailureRecord;
 use super::run::property;
+use super::verdict::at_fault::at_fault;
 use super::verdict::failure::{FailureKind, RuleFailure};
 use super::verdict::rule_verdict::Verdict;
 use crate::Content;
@@ -191,6 +192,7 @@ impl Rule {
                 FailureKind::Counterexample {
                     reproduce: subject.reproduce_command(self.id, found.seed),
                     record: FailureRecord::of(subject, self.id).path(),
+                    at_fault: at_fault(subject.profile(), subject.embedder(), &found),
                     found: Box::new(found),
                 },
             ))),

@@ -9,16 +9,17 @@ use std::time::{Duration, Instant};
 
 use super::call_guard::{guarded, panic_message};
 use super::settling::{Overdue, POLL_INTERVAL, Settling};
+use super::transcript::Transcript;
 use crate::conformance::declare::namespace::Namespace;
 use crate::conformance::declare::subject::Subject;
 use crate::conformance::display::{ContentDisplay, ContentsDisplay};
 use crate::conformance::generate::round_robin;
 use crate::conformance::generate::scenario::{Expect, Scenario, Search, Step};
-use crate::conformance::judge::comparison::{check_search, is_one_version};
+use crate::conformance::judge::comparison::{check_search, is_one_version, must_find};
 use crate::conformance::judge::identity::same_entry;
 use crate::conformance::judge::mismatch::{Mismatch, Problem};
 use crate::conformance::judge::oracle::Oracle;
-use crate::profile::{Limit, Strings};
+use crate::profile::Strings;
 use crate::{
     Content, MemoryEntry, MemoryKey, MemoryService, SearchOptions, Session, ToolContext,
     load_memory,
@@ -35,8 +36,11 @@ pub(crate) struct RunStats {
     pub(crate) scheduling_delay: Option<Duration>,
 }
 
+/// A failed run: where it went wrong, and what the backend answered before.
+pub(crate) type Failed = (Mismatch, Transcript);
+
 /// Runs `scenario` on a fresh namespace of `subject`, then lets the subject clean it up.
-pub(crate) async fn run(subject: &Subject, scenario: &Scenario) -> Result<RunStats, Mismatch> {
+pub(crate) async fn run(subject: &Subject, scenario: &Scenario) -> Result<RunStats, Failed> {
     let namespace = Namespace::fresh();
     let result = run_in(subject, scenario, namespace.clone()).await;
     subject.clean(&namespace);
@@ -47,7 +51,7 @@ async fn run_in(
     subject: &Subject,
     scenario: &Scenario,
     namespace: Namespace,
-) -> Result<RunStats, Mismatch> {
+) -> Result<RunStats, Failed> {
     let mut run = Run {
         subject,
         namespace,
@@ -57,11 +61,13 @@ async fn run_in(
         ids: Vec::new(),
         settling: Settling::new(subject.profile().visibility.bound()),
         stats: RunStats::default(),
+        transcript: Transcript::default(),
+        at: 0,
     };
-    let first = run
-        .open()
-        .await
-        .map_err(|problem| Mismatch { step: 0, problem })?;
+    let first = run.open().await.map_err(|problem| {
+        let step = 0;
+        (Mismatch { step, problem }, Transcript::default())
+    })?;
     run.instances.push(first);
     let routes = round_robin::routes(&scenario.steps);
     let strings = subject.profile().strings;
@@ -73,6 +79,7 @@ async fn run_in(
             step: i + 1,
             problem,
         };
+        run.at = i + 1;
         match run.step(step, route.as_deref()).await {
             Ok(()) => {}
             // A stated departure from R7.any-string: a call carrying a string the profile
@@ -81,14 +88,14 @@ async fn run_in(
             Err(Problem::Failed { .. }) if may_refuse(strings, step) => {
                 return Ok(run.stats());
             }
-            Err(problem) => return Err(mismatch(problem)),
+            Err(problem) => return Err((mismatch(problem), run.transcript)),
         }
     }
     Ok(run.stats())
 }
 
 /// Whether the store may refuse `step` with an error under `strings`.
-fn may_refuse(strings: Strings, step: &Step) -> bool {
+pub(crate) fn may_refuse(strings: Strings, step: &Step) -> bool {
     match strings {
         Strings::WithoutNul => carries_nul(step),
         Strings::WithoutNulOrEmptyKey => carries_nul(step) || has_empty_key(step),
@@ -177,6 +184,9 @@ struct Run<'a> {
     /// When the writes so far must show, where the profile declares delayed visibility.
     settling: Settling,
     stats: RunStats,
+    /// What the searches answered, and the step running (1-based).
+    transcript: Transcript,
+    at: usize,
 }
 
 impl Run<'_> {
@@ -298,6 +308,7 @@ impl Run<'_> {
                         let slowest = self.stats.slowest_write.get_or_insert(waited);
                         *slowest = (*slowest).max(waited);
                     }
+                    self.transcript.answered(self.at, actual);
                     return Ok(());
                 }
                 Err(problem) => problem,
@@ -486,19 +497,13 @@ impl Run<'_> {
         find_with: &str,
         content: &Content,
     ) -> Result<(), Problem> {
-        let expected = self.oracle.search(&key.app_name, &key.user_id, find_with);
-        let position = expected
-            .contents
-            .iter()
-            .position(|c| same_entry(c, content));
-        // Where the profile computes no answer (semantic retrieval), no search must find it.
-        let profile = self.subject.profile();
-        let computable = profile.is_lexical() || profile.vector().is_some();
-        let must_find = computable
-            && position.is_some_and(|i| match expected.limit {
-                Limit::Unlimited => true,
-                Limit::AtMost(n) => expected.contents.len() <= n || (expected.ordered && i < n),
-            });
+        let must_find = must_find(
+            self.subject.profile(),
+            &self.oracle,
+            key,
+            find_with,
+            content,
+        );
         let mut first_overdue = None;
         let mut late = Late(None);
         let found = loop {
@@ -517,8 +522,9 @@ impl Run<'_> {
             }
             self.settling.pause(POLL_INTERVAL).await;
         };
-        match found {
-            (Some(entry), _) => {
+        let (hit, actual) = found;
+        match hit {
+            Some(entry) => {
                 let Some(id) = entry.id.clone() else {
                     return Err(Problem::Unexpected {
                         expected: "an id on the entry to delete".into(),
@@ -534,7 +540,7 @@ impl Run<'_> {
                 self.oracle
                     .forget(&key.app_name, &key.user_id, &id, content);
             }
-            (None, actual) if must_find => {
+            None if must_find => {
                 return Err(late.annotate(Problem::Unexpected {
                     expected: format!(
                         "the memory to delete, {}, among the entries",
@@ -545,8 +551,9 @@ impl Run<'_> {
                     with_metadata: true,
                 }));
             }
-            (None, _) => {}
+            None => {}
         }
+        self.transcript.answered(self.at, actual);
         Ok(())
     }
 

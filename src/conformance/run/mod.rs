@@ -3,7 +3,8 @@
 //! - `property.rs`: the property loop, cases from a seed, the first failure shrunk to a
 //!   minimal scenario; `failure_record.rs`, failing cases kept and replayed first;
 //! - `interpreter.rs`: one scenario, step by step, each answer handed to the judge;
-//!   `settling.rs`, delayed visibility waited out on the backend's time;
+//!   `settling.rs`, delayed visibility waited out on the backend's time; `transcript.rs`, what
+//!   the backend answered, kept for judging a failure again under other profiles;
 //! - `call_guard.rs`: every backend call, bounded by the per-call timeout, its error and its
 //!   panic turned into a problem;
 //! - `rule_thread.rs`: one rule (or observation) on its own thread and runtime, so a backend
@@ -17,3 +18,4 @@ pub(crate) mod property;
 pub(crate) mod replica_spread;
 pub(crate) mod rule_thread;
 pub(crate) mod settling;
+pub(crate) mod transcript;

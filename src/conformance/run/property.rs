@@ -8,6 +8,7 @@ use proptest::test_runner::{Config, TestRunner};
 
 use super::failure_record::FailureRecord;
 use super::interpreter;
+use super::transcript::Transcript;
 use crate::conformance::declare::subject::Subject;
 use crate::conformance::generate::operation_mix::OperationMix;
 use crate::conformance::generate::scenario::Scenario;
@@ -23,6 +24,8 @@ const SHRINK_RUNS: u32 = 1024;
 pub(crate) struct Counterexample {
     pub(crate) scenario: Scenario,
     pub(crate) mismatch: Mismatch,
+    /// What the backend answered in the minimal scenario before the failing step.
+    pub(crate) answers: Transcript,
     /// The run's seed: rerunning with it generates the same cases.
     pub(crate) seed: u64,
     /// The seed of the failing case itself, as recorded in the failure records.
@@ -101,8 +104,8 @@ where
                     counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
             }
-            Err(mismatch) => {
-                let mut found = shrink(subject, &mut tree, mismatch).await;
+            Err(failed) => {
+                let mut found = shrink(subject, &mut tree, failed).await;
                 found.seed = seed;
                 found.case_seed = case_seed;
                 found.case = case;
@@ -114,21 +117,22 @@ where
     Ok(passed)
 }
 
-async fn shrink<T>(subject: &Subject, tree: &mut T, mismatch: Mismatch) -> Counterexample
+async fn shrink<T>(subject: &Subject, tree: &mut T, failed: interpreter::Failed) -> Counterexample
 where
     T: ValueTree<Value = Scenario>,
 {
-    let mut best = (tree.current(), mismatch);
-    let found = |scenario, mismatch| Counterexample {
+    let mut best = (tree.current(), failed);
+    let found = |scenario, (mismatch, answers): interpreter::Failed| Counterexample {
         scenario,
         mismatch,
+        answers,
         seed: 0,
         case_seed: 0,
         case: 0,
         shrink_runs: 0,
         unshrunk_because: None,
     };
-    if best.1.problem.is_hang() {
+    if best.1.0.problem.is_hang() {
         let mut counterexample = found(best.0, best.1);
         counterexample.unshrunk_because =
             Some("the backend hung, and every smaller case could hang as long");
@@ -141,8 +145,8 @@ where
         runs += 1;
         let candidate = tree.current();
         simplifying = match interpreter::run(subject, &candidate).await {
-            Err(mismatch) if !mismatch.problem.is_hang() => {
-                best = (candidate, mismatch);
+            Err(failed) if !failed.0.problem.is_hang() => {
+                best = (candidate, failed);
                 tree.simplify()
             }
             _ => tree.complicate(),

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::conformance::rules::Rule;
+use crate::conformance::verdict::at_fault::causes;
 use crate::conformance::verdict::rule_verdict::Verdict;
 
 /// One rule and its verdict.
@@ -115,6 +116,22 @@ impl fmt::Display for GateReport {
             if !matches!(run.verdict, Verdict::Passed { .. }) {
                 writeln!(f, "\n{}: {}", run.rule.id(), run.verdict)?;
             }
+        }
+        // The failures grouped by the value that fits them, where their scenarios show one.
+        let named = self.runs.iter().filter_map(|run| match &run.verdict {
+            Verdict::Failed(failure) => Some((run.rule.id(), failure.at_fault()?)),
+            _ => None,
+        });
+        for (cause, rules) in causes(named) {
+            let (count, verb) = match rules.len() {
+                1 => ("1 rule".to_owned(), "fails"),
+                n => (format!("{n} rules"), "fail"),
+            };
+            writeln!(
+                f,
+                "\n{count} {verb} as `{cause}` would: {}",
+                rules.join(", ")
+            )?;
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::at_fault::AtFault;
 use crate::conformance::run::property::Counterexample;
 
 /// Why a rule did not pass for a backend: the rule, the backend, the minimal scenario,
@@ -23,6 +24,9 @@ pub(crate) enum FailureKind {
         found: Box<Counterexample>,
         reproduce: String,
         record: Option<String>,
+        /// The declared value the minimal scenario contradicts and the one that fits, where
+        /// its recorded answers show it.
+        at_fault: Option<AtFault>,
     },
     /// The rule did not finish: the backend blocked its thread, or the harness could not run.
     Unfinished(String),
@@ -55,6 +59,14 @@ impl RuleFailure {
         }
     }
 
+    /// What the minimal scenario says is at fault, where its answers show it.
+    pub(crate) fn at_fault(&self) -> Option<&AtFault> {
+        match &self.kind {
+            FailureKind::Counterexample { at_fault, .. } => at_fault.as_ref(),
+            _ => None,
+        }
+    }
+
     /// The minimal scenario, as the report prints it (empty when no case failed).
     pub fn scenario(&self) -> String {
         match &self.kind {
@@ -71,7 +83,7 @@ impl fmt::Display for RuleFailure {
             "rule {} failed for backend {:?} (profile {:?})",
             self.rule_id, self.backend, self.profile
         )?;
-        let (found, reproduce, record) = match &self.kind {
+        let (found, reproduce, record, at_fault) = match &self.kind {
             FailureKind::Unfinished(problem) => {
                 return write!(f, ": the rule {problem}");
             }
@@ -80,7 +92,8 @@ impl fmt::Display for RuleFailure {
                 found,
                 reproduce,
                 record,
-            } => (found, reproduce, record),
+                at_fault,
+            } => (found, reproduce, record, at_fault),
         };
         writeln!(f)?;
         writeln!(f, "  rule: {}", self.statement)?;
@@ -97,6 +110,11 @@ impl fmt::Display for RuleFailure {
         write!(f, "{}", found.scenario)?;
         for line in found.mismatch.to_string().lines() {
             writeln!(f, "  {line}")?;
+        }
+        if let Some(at_fault) = at_fault {
+            for line in at_fault.to_string().lines() {
+                writeln!(f, "  at fault: {line}")?;
+            }
         }
         write!(f, "  reproduce: {reproduce}")?;
         if let Some(record) = record {
