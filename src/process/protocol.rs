@@ -96,6 +96,25 @@ impl Op<'_> {
         }
     }
 
+    /// Whether the operation carries generated content to the child (events, a query, a
+    /// memory, user and session ids): from the first such call on, what the child writes is
+    /// redacted in messages (see `StderrTail`). The handshake and the calls on whole stores
+    /// carry only the kit's own names.
+    pub(crate) fn carries_content(&self) -> bool {
+        match self {
+            Self::Hello { .. }
+            | Self::Reset { .. }
+            | Self::Open { .. }
+            | Self::Close { .. }
+            | Self::Drop { .. } => false,
+            Self::Add { .. }
+            | Self::Search { .. }
+            | Self::AddEvents { .. }
+            | Self::AddMemory { .. }
+            | Self::Delete { .. } => true,
+        }
+    }
+
     /// The trait's call an operation stands for, as [`MemoryError::Unsupported`] names it
     /// when the child answers that its backend does not support it.
     ///
