@@ -107,7 +107,7 @@ class ConformanceTests:
         if metafunc.function.__name__ != TEST_NAME:
             return
         try:
-            outcomes = _gate(type(self), metafunc.definition.path.parent, metafunc.definition.nodeid)
+            outcomes = _gate(type(self), metafunc.definition.path.parent, _node_id(metafunc))
         except GateError as err:
             problem = f"{type(self).__name__}: {err}"
         else:
@@ -124,6 +124,14 @@ class ConformanceTests:
 
 
 _RUNS = {}
+
+
+def _node_id(metafunc):
+    """The test function's node id relative to where pytest runs, as its summary writes it."""
+    config = metafunc.config
+    file, sep, rest = metafunc.definition.nodeid.partition("::")
+    path = os.path.relpath(config.rootpath / file, config.invocation_params.dir)
+    return f"{pathlib.PurePath(path).as_posix()}{sep}{rest}"
 
 
 def _reproduce(cls, node_id):
