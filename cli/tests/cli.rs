@@ -265,6 +265,20 @@ fn diagnose_on_a_log_without_any_search_says_none_was_made_whatever_the_query() 
             ) && !stdout.contains("all four checks pass"),
             "{named:?}: {stdout}"
         );
+        if named.len() > 2 {
+            let page = std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnose.md"),
+            )
+            .expect("docs/diagnose.md");
+            let diagnosis = stdout
+                .split_once("\n\n")
+                .map(|(_, d)| d)
+                .unwrap_or_default();
+            assert!(
+                page.contains(&format!("```text\n{diagnosis}```")),
+                "docs/diagnose.md lacks, as a text block, what diagnose prints:\n{diagnosis}"
+            );
+        }
     }
     let out = run(&[
         "diagnose", "--log", log, "--app", "support", "--user", "u-42", "--query", "coffee",

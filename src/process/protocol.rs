@@ -172,12 +172,12 @@ pub(crate) fn decode(line: &str) -> Result<Reply, String> {
     let id = match fields.remove("id") {
         Some(id) => id
             .as_u64()
-            .ok_or_else(|| format!("`id` is {id}, not a non-negative integer"))?,
+            .ok_or_else(|| format!("`id` is {}, not a non-negative integer", kind(&id)))?,
         None => return Err("no `id`".into()),
     };
     let ok = match fields.remove("ok") {
         Some(Value::Bool(ok)) => ok,
-        Some(other) => return Err(format!("`ok` is {other}, not true or false")),
+        Some(other) => return Err(format!("`ok` is {}, not true or false", kind(&other))),
         None => return Err("no `ok`".into()),
     };
     let body = if ok {
@@ -195,6 +195,19 @@ pub(crate) fn decode(line: &str) -> Result<Reply, String> {
         })
     };
     Ok(Reply { id, body })
+}
+
+/// A field's value as a reason names it: a number or `null` as it is, anything else by its
+/// kind, since a string can quote stored content (the line itself is quoted as the redaction
+/// policy allows).
+fn kind(value: &Value) -> String {
+    match value {
+        Value::Null | Value::Number(_) => value.to_string(),
+        Value::Bool(_) => "a boolean".into(),
+        Value::String(_) => "a string".into(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
 }
 
 #[cfg(test)]
@@ -311,7 +324,7 @@ mod tests {
         );
         assert_eq!(
             decode(r#"{"id":1,"ok":"yes"}"#).unwrap_err(),
-            "`ok` is \"yes\", not true or false"
+            "`ok` is a string, not true or false"
         );
     }
 }
