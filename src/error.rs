@@ -59,6 +59,7 @@ impl MemoryError {
     /// once stored content was sent); `said`, verbatim, is its cause for the program
     /// ([`backend_reason`](Self::backend_reason)), and a failure report never prints it
     /// ([`report`](Self::report)).
+    #[cfg(feature = "harness")]
     pub(crate) fn backend_saying(message: impl Into<String>, said: String) -> Self {
         Self::backend_with_source(message, Said(said))
     }
@@ -66,6 +67,7 @@ impl MemoryError {
     /// The error and its causes joined with `: `, as a failure report prints it: a cause the
     /// message already quotes is not repeated, and what a backend said that the message shows
     /// as the redaction policy allows ([`backend_saying`](Self::backend_saying)) never is.
+    #[cfg(feature = "harness")]
     pub(crate) fn report(&self) -> String {
         let mut text = self.to_string();
         let mut source = self.source();
@@ -136,13 +138,16 @@ impl Error for MemoryError {
 
 /// What a backend said, verbatim, as the cause of an error whose message shows it as the
 /// redaction policy allows ([`MemoryError::backend_saying`]).
+#[cfg(feature = "harness")]
 #[derive(Debug)]
 struct Said(String);
 
+#[cfg(feature = "harness")]
 impl fmt::Display for Said {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
+#[cfg(feature = "harness")]
 impl Error for Said {}
