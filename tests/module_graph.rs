@@ -1,5 +1,7 @@
 //! The kit's modules import each other without a cycle, between folders and between files: a
-//! reader can take the modules in an order where each uses only what came before.
+//! reader can take the modules in an order where each uses only what came before. They stand
+//! in layers (the contract a backend runs with, diagnosis, recall, the harness), each importing
+//! only those its place allows, and no source file outgrows the budget a reader can take in.
 //!
 //! The graph is read from the sources: every `crate::…`, `super::…` and `self::…` path outside
 //! comments and `#[cfg(test)]` modules is an edge from its file to the deepest module it names.
@@ -286,4 +288,131 @@ fn the_graph_reader_sees_a_cycle_when_there_is_one() {
     ]);
     assert_eq!(cycles(&edges).len(), 1);
     assert_eq!(shown(&cycles(&edges), &edges).lines().count(), 2);
+}
+
+/// The kit's layers, each a set of modules (a module belongs to the layer of the longest
+/// prefix that names it), and the layers each may import: the contract (what a backend needs
+/// at run time) nothing above it; diagnosis and recall the contract only; the harness all.
+const LAYERS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "contract",
+        &[
+            "model",
+            "service",
+            "error",
+            "in_memory",
+            "tokenize",
+            "profile",
+            "embed",
+            "conformance::declare",
+            "benchmark::floor",
+            "benchmark::question_kind",
+        ],
+        &["contract"],
+    ),
+    (
+        "diagnosis",
+        &["inspect", "sessions", "explain", "load_memory"],
+        &["contract", "diagnosis"],
+    ),
+    ("recall", &["probe", "benchmark"], &["contract", "recall"]),
+    (
+        "harness",
+        &["conformance", "infer", "process"],
+        &["contract", "diagnosis", "recall", "harness"],
+    ),
+];
+
+/// The layer of `module`: the one with the longest prefix of it.
+fn layer_of(module: &Module) -> Option<&'static str> {
+    LAYERS
+        .iter()
+        .flat_map(|(layer, prefixes, _)| prefixes.iter().map(move |prefix| (*layer, *prefix)))
+        .filter(|(_, prefix)| {
+            let prefix: Vec<&str> = prefix.split("::").collect();
+            module.len() >= prefix.len() && module[..prefix.len()] == prefix[..]
+        })
+        .max_by_key(|(_, prefix)| prefix.split("::").count())
+        .map(|(layer, _)| layer)
+}
+
+#[test]
+fn each_layer_imports_only_the_layers_below_it() {
+    let edges = file_graph();
+    let unplaced: Vec<String> = edges
+        .keys()
+        .filter(|module| !module.is_empty() && layer_of(module).is_none())
+        .map(|module| module.join("::"))
+        .collect();
+    assert!(
+        unplaced.is_empty(),
+        "modules in no layer (place each in LAYERS): {unplaced:?}"
+    );
+    let mut forbidden = Vec::new();
+    for (from, targets) in &edges {
+        let Some(layer) = layer_of(from) else {
+            continue;
+        };
+        let (_, _, allowed) = LAYERS
+            .iter()
+            .find(|(name, ..)| *name == layer)
+            .expect("a layer");
+        for to in targets {
+            let target = layer_of(to).expect("every module is placed");
+            if !allowed.contains(&target) {
+                forbidden.push(format!(
+                    "  {} ({layer}) -> {} ({target})",
+                    from.join("::"),
+                    to.join("::")
+                ));
+            }
+        }
+    }
+    assert!(
+        forbidden.is_empty(),
+        "imports across layers that the layering forbids:\n{}",
+        forbidden.join("\n")
+    );
+}
+
+/// The most lines a source file of the kit holds outside its test module.
+const MOST_LINES: usize = 700;
+
+/// The most files at the root of `src/conformance/`: the rest stand in its stages' folders.
+const MOST_CONFORMANCE_ROOT_FILES: usize = 12;
+
+#[test]
+fn no_source_file_is_longer_than_the_budget() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|file| {
+            let text = std::fs::read_to_string(file).expect("a readable source");
+            let lines = text
+                .split("#[cfg(test)]\nmod tests")
+                .next()
+                .unwrap_or("")
+                .lines()
+                .count();
+            (lines > MOST_LINES).then(|| format!("  {} ({lines} lines)", file.display()))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "source files over {MOST_LINES} lines outside their test module (split each along a seam):\n{}",
+        long.join("\n")
+    );
+    let root: Vec<String> = std::fs::read_dir(src.join("conformance"))
+        .expect("src/conformance/ is readable")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.is_file())
+        .map(|path| path.display().to_string())
+        .collect();
+    assert!(
+        root.len() <= MOST_CONFORMANCE_ROOT_FILES,
+        "{} files at the root of src/conformance/, at most {MOST_CONFORMANCE_ROOT_FILES}: put each in its stage's folder: {root:?}",
+        root.len()
+    );
 }

@@ -25,12 +25,14 @@
 mod compare;
 #[cfg(feature = "harness")]
 mod dataset;
-mod floor;
+pub(crate) mod floor;
+#[cfg(feature = "harness")]
+mod floor_check;
 #[cfg(feature = "harness")]
 mod locomo;
 #[cfg(feature = "harness")]
 mod metrics;
-mod question_kind;
+pub(crate) mod question_kind;
 #[cfg(feature = "harness")]
 mod render;
 #[cfg(feature = "harness")]

@@ -386,7 +386,7 @@ pub(crate) const SPECIFICATION: &[Clause] = &[
 ];
 
 /// Every value a profile dimension can take, with the rules that check a backend declaring it:
-/// the dimension table's (`src/profile/dimension.rs`).
+/// the dimension table's (`src/profile/dimension.rs` and its rows in `src/profile/dimension/`).
 pub(crate) fn dimension_values() -> Vec<Clause> {
     dimension::table()
         .into_iter()
@@ -413,7 +413,7 @@ pub(crate) fn markdown() -> String {
          Every clause of [the reference's behaviour](reference-behaviour.md) and every value a \
          profile dimension can take, with the rules that check it and the generated inputs that \
          reach it. Generated from `src/conformance/clause_map.rs` (the specification and the \
-         inputs) and `src/profile/dimension.rs` (the dimension values); a test fails when a \
+         inputs) and `src/profile/dimension/` (the dimension values); a test fails when a \
          clause, a value or a rule has nothing, or when this page differs from the data.\n",
     );
     let table = |out: &mut String, title: &str, clauses: &[Clause]| {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::known_violation::{KnownViolation, implied_violations};
 use super::profile_file::ProfileFile;
 use super::subject::Subject;
-use crate::benchmark::RecallFloor;
+use crate::benchmark::floor::RecallFloor;
 
 /// Every rule of the kit against one backend, with its known violations: the one declaration
 /// of a backend's gate, run by its test target (`conformance_main!`), by the command line and

@@ -70,12 +70,4 @@ impl RunOptions {
         self.rule_timeout
             .unwrap_or_else(|| (self.op_timeout * 6).max(Duration::from_secs(60)))
     }
-
-    /// The run's seed: the subject's, else `PROPTEST_RNG_SEED`, else random.
-    #[cfg(feature = "harness")]
-    pub(crate) fn seed(&self) -> u64 {
-        self.seed
-            .or_else(|| std::env::var("PROPTEST_RNG_SEED").ok()?.parse().ok())
-            .unwrap_or_else(crate::conformance::generate::seeding::random_seed)
-    }
 }

@@ -4,6 +4,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use proptest::test_runner::{RngAlgorithm, TestRng};
 
+use crate::conformance::declare::options::RunOptions;
+
 /// SplitMix64: a good 64-bit mix, used to derive one case's seed from the run's seed.
 pub(crate) fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -20,6 +22,14 @@ pub(crate) fn splitmix(mut x: u64) -> u64 {
 /// share 126 of their first 128 cases.
 pub(crate) fn case_seed(seed: u64, case: u32) -> u64 {
     splitmix(splitmix(seed).wrapping_add(splitmix(u64::from(case)).rotate_left(32)))
+}
+
+/// The seed of a run under `options`: the subject's, else `PROPTEST_RNG_SEED`, else random.
+pub(crate) fn run_seed(options: &RunOptions) -> u64 {
+    options
+        .seed
+        .or_else(|| std::env::var("PROPTEST_RNG_SEED").ok()?.parse().ok())
+        .unwrap_or_else(random_seed)
 }
 
 /// A seed for a run that was given none: differs between runs and between calls.

@@ -11,7 +11,7 @@ use super::interpreter;
 use crate::conformance::declare::subject::Subject;
 use crate::conformance::generate::operation_mix::OperationMix;
 use crate::conformance::generate::scenario::Scenario;
-use crate::conformance::generate::seeding::{case_seed, rng_for};
+use crate::conformance::generate::seeding::{case_seed, rng_for, run_seed};
 use crate::conformance::judge::mismatch::Mismatch;
 
 /// How long shrinking may take, and how many smaller cases it may try.
@@ -59,7 +59,7 @@ pub(crate) async fn check<S>(
 where
     S: Strategy<Value = Scenario>,
 {
-    let seed = subject.options.seed();
+    let seed = run_seed(&subject.options);
     let record = FailureRecord::of(subject, rule_id);
     let config = Config {
         failure_persistence: None,

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use crate::benchmark::RecallFloor;
+use crate::benchmark::floor::RecallFloor;
 use crate::profile::Profile;
 
 use super::known_violation::KnownViolation;
@@ -307,7 +307,7 @@ mod tests {
 #[cfg(test)]
 mod format_page {
     use super::*;
-    use crate::benchmark::QuestionKind;
+    use crate::benchmark::question_kind::QuestionKind;
     use crate::profile::{
         Capabilities, Limit, Order, QueryTerms, Retrieval, VectorSearch, Visibility, WordRule,
         presets,
@@ -515,7 +515,7 @@ mod format_page {
 #[cfg(test)]
 mod docs {
     use super::*;
-    use crate::benchmark::QuestionKind;
+    use crate::benchmark::question_kind::QuestionKind;
     use crate::profile::Capabilities;
 
     #[test]

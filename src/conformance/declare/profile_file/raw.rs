@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::benchmark::{QuestionKind, RecallFloor};
+use crate::benchmark::floor::RecallFloor;
+use crate::benchmark::question_kind::QuestionKind;
 use crate::profile::dimension::Dimension as _;
 use crate::profile::{
     BlankEvents, BlankQuery, Capabilities, Duplicates, EventIds, KeyScheme, Limit, MultiWord,
