@@ -54,6 +54,37 @@ impl MemoryError {
         }
     }
 
+    /// A backend failure described by `message`, which already shows what the backend said
+    /// as the kit's redaction policy allows (a bridge child's refusal, redacted to its shape
+    /// once stored content was sent); `said`, verbatim, is its cause for the program
+    /// ([`backend_reason`](Self::backend_reason)), and a failure report never prints it
+    /// ([`report`](Self::report)).
+    #[cfg(feature = "harness")]
+    pub(crate) fn backend_saying(message: impl Into<String>, said: String) -> Self {
+        Self::backend_with_source(message, Said(said))
+    }
+
+    /// The error and its causes joined with `: `, as a failure report prints it: a cause the
+    /// message already quotes is not repeated, and what a backend said that the message shows
+    /// as the redaction policy allows ([`backend_saying`](Self::backend_saying)) never is.
+    #[cfg(feature = "harness")]
+    pub(crate) fn report(&self) -> String {
+        let mut text = self.to_string();
+        let mut source = self.source();
+        while let Some(cause) = source {
+            if cause.is::<Said>() {
+                break;
+            }
+            let cause_text = cause.to_string();
+            if !text.contains(&cause_text) {
+                text.push_str(": ");
+                text.push_str(&cause_text);
+            }
+            source = cause.source();
+        }
+        text
+    }
+
     /// What the backend itself said: for a backend failure with a cause, the innermost cause
     /// (a bridge child's own message, without the request number, command line and stderr
     /// its error also carries), else the error as displayed. Recall snapshots pin this text,
@@ -104,3 +135,19 @@ impl Error for MemoryError {
         }
     }
 }
+
+/// What a backend said, verbatim, as the cause of an error whose message shows it as the
+/// redaction policy allows ([`MemoryError::backend_saying`]).
+#[cfg(feature = "harness")]
+#[derive(Debug)]
+struct Said(String);
+
+#[cfg(feature = "harness")]
+impl fmt::Display for Said {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(feature = "harness")]
+impl Error for Said {}

@@ -11,8 +11,9 @@ which profile it declares, and run ``pytest``::
         profile = "my-memory.toml"                  # a profile file, or a preset name
 
 Each rule is the item ``test_conformance[<rule id>]`` (``test_conformance[key.isolation]``):
-it passes, fails with the kit's message (the rule, the shrunk scenario and the command that
-reproduces it), or is skipped with the reason the rule does not apply to the profile. pytest's
+it passes, fails with the kit's message (the rule, the shrunk scenario and the pytest command
+that reproduces it, ``PROPTEST_RNG_SEED=N pytest 'test_x.py::TestMyMemory::test_conformance[key.isolation]'``),
+or is skipped with the reason the rule does not apply to the profile. pytest's
 own options work on the items: ``-k 'key.'``, ``--junitxml gate.xml``.
 
 Instead of ``bridge``, ``memory_service = "package.module:factory"`` names a factory of ADK
@@ -106,7 +107,7 @@ class ConformanceTests:
         if metafunc.function.__name__ != TEST_NAME:
             return
         try:
-            outcomes = _gate(type(self), metafunc.definition.path.parent)
+            outcomes = _gate(type(self), metafunc.definition.path.parent, _node_id(metafunc))
         except GateError as err:
             problem = f"{type(self).__name__}: {err}"
         else:
@@ -125,7 +126,23 @@ class ConformanceTests:
 _RUNS = {}
 
 
-def _arguments(cls, here):
+def _node_id(metafunc):
+    """The test function's node id relative to where pytest runs, as its summary writes it."""
+    config = metafunc.config
+    file, sep, rest = metafunc.definition.nodeid.partition("::")
+    path = os.path.relpath(config.rootpath / file, config.invocation_params.dir)
+    return f"{pathlib.PurePath(path).as_posix()}{sep}{rest}"
+
+
+def _reproduce(cls, node_id):
+    """The command a failure says reruns its item: pytest on the item's node id, from the seed the
+    gate ran with (``PROPTEST_RNG_SEED``, which the gate reads when the class sets no ``seed``)."""
+    item = f"{node_id}[{{id}}]"
+    rerun = "pytest '" + item.replace("'", "'\\''") + "'"
+    return rerun if cls.seed is not None else f"PROPTEST_RNG_SEED={{seed}} {rerun}"
+
+
+def _arguments(cls, here, node_id):
     if (cls.bridge is None) == (cls.memory_service is None):
         raise GateError("set exactly one of `bridge` (a command) and `memory_service` ('module:factory')")
     if not cls.profile:
@@ -144,13 +161,15 @@ def _arguments(cls, here):
         arguments += ["--seed", str(cls.seed)]
     for rule, reason in cls.known_violations.items():
         arguments += ["--known-violation", f"{rule}={reason}"]
+    arguments += ["--reproduce", _reproduce(cls, node_id)]
     bridge = list(cls.bridge) if cls.bridge is not None else _served(cls.memory_service)
     return arguments + ["--"] + [str(part) for part in bridge]
 
 
-def _gate(cls, here):
-    """``[(rule id, (outcome, detail))]`` of one gate run for ``cls``, run once per process."""
-    arguments = _arguments(cls, here)
+def _gate(cls, here, node_id):
+    """``[(rule id, (outcome, detail))]`` of one gate run for ``cls`` (whose test function is the
+    pytest node ``node_id``), run once per process."""
+    arguments = _arguments(cls, here, node_id)
     key = tuple(arguments)
     if key not in _RUNS:
         environment = dict(os.environ)

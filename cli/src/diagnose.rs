@@ -204,7 +204,8 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     } else {
         print_sources(&sources, &notes);
         println!("profile: {} ({profile_from})", profile.name);
-        if search.source == SearchSource::Given {
+        // A log with no search at all says so in the diagnosis itself.
+        if search.source == SearchSource::Given && !diagnosis.no_search_made {
             println!(
                 "no search for this query under {} was seen: diagnosing it as if it were made",
                 search.key

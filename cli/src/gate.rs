@@ -12,11 +12,12 @@ use memory_conformance::conformance::{DEFAULT_OP_TIMEOUT, KnownViolation, Profil
 use memory_conformance::conformance::{
     Gate, RECALL_FLOOR, RECALL_SNAPSHOT, Subject, Trial, TrialOutcome,
 };
-use memory_conformance::process::{bridged_subject, command_line};
+use memory_conformance::process::bridged_subject;
 use serde::Serialize;
 
 use crate::junit::{self, Case, Outcome};
 use crate::profiles;
+use crate::reproduce;
 use crate::snapshot;
 
 /// What the command line asked for.
@@ -45,6 +46,10 @@ pub struct Options {
     pub op_timeout: Duration,
     /// How long the whole run may take, if bounded.
     pub budget: Option<Duration>,
+    /// The per-call timeout `--op-timeout` gave, for the reproduction command.
+    pub op_timeout_flag: Option<u64>,
+    /// The reproduction command failures print, when the runner gives its own (`--reproduce`).
+    pub reproduce: Option<String>,
 }
 
 /// The command's flags, as given.
@@ -91,6 +96,12 @@ pub struct Flags {
     /// else the kit's default, 20).
     #[arg(long, value_name = "SECONDS")]
     pub op_timeout: Option<u64>,
+    /// The command a failure says reruns its rule, for a runner that runs this gate for the
+    /// user (the pytest plugin gives its node id): `{id}` stands for the rule's id, `{rule}`
+    /// for its test name, `{seed}` for the seed (default: this command, `--rules {id} --seed
+    /// {seed}`, with the same profile and bridge).
+    #[arg(long, value_name = "COMMAND")]
+    pub reproduce: Option<String>,
     /// The bridge's program and arguments.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<std::ffi::OsString>,
@@ -133,6 +144,8 @@ impl Flags {
             snapshots: self.snapshots,
             op_timeout: Duration::from_secs(op_timeout),
             budget: self.budget,
+            op_timeout_flag: self.op_timeout,
+            reproduce: self.reproduce,
         })
     }
 }
@@ -254,7 +267,6 @@ struct SpentJson {
 /// Runs the gate; `Err` is bad input or a backend that could not start (exit 2).
 pub fn run(options: Options) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
-    let shown = command_line(&options.command);
     let backend = options
         .backend
         .clone()
@@ -265,7 +277,7 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         options.file.profile.clone(),
         options.op_timeout,
     )?;
-    let gate = gate(&options, subject, &shown, started);
+    let gate = gate(&options, subject, started);
     if let Err(problem) = gate.validate() {
         return Err(format!("the gate's declaration is wrong: {problem}"));
     }
@@ -332,21 +344,44 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     })
 }
 
-fn gate(options: &Options, subject: Subject, shown: &str, started: std::time::Instant) -> Gate {
+fn gate(options: &Options, subject: Subject, started: std::time::Instant) -> Gate {
     let gate = match options.budget {
         Some(budget) => Gate::new(subject).budget_from(budget, started),
         None => Gate::new(subject),
     };
-    gate.reproduce_with(format!(
-        "memory-conformance gate --profile {} --rules '{{rule}}' --seed {{seed}}{} -- {shown}",
-        options.profile_arg,
+    gate.reproduce_with(
         options
-            .file
-            .cases
-            .map(|c| format!(" --cases {c}"))
-            .unwrap_or_default()
-    ))
+            .reproduce
+            .clone()
+            .unwrap_or_else(|| reproduce_line(options)),
+    )
     .declared_by(&options.file)
+}
+
+/// The command that reruns one rule (`{id}`) from one seed (`{seed}`): this command, with the
+/// profile, backend name, cases and per-call timeout as given, and the same bridge command.
+fn reproduce_line(options: &Options) -> String {
+    let mut words: Vec<String> = [
+        "memory-conformance",
+        "gate",
+        "--profile",
+        &options.profile_arg,
+    ]
+    .map(str::to_owned)
+    .into();
+    if let Some(backend) = &options.backend {
+        words.extend(["--backend".to_owned(), backend.clone()]);
+    }
+    words.extend(["--rules", "{id}", "--seed", "{seed}"].map(str::to_owned));
+    if let Some(cases) = options.file.cases {
+        words.extend(["--cases".to_owned(), cases.to_string()]);
+    }
+    if let Some(seconds) = options.op_timeout_flag {
+        words.extend(["--op-timeout".to_owned(), seconds.to_string()]);
+    }
+    words.push("--".to_owned());
+    words.extend(reproduce::command_words(&options.command));
+    reproduce::shell_line(words)
 }
 
 /// The trials `--rules` and `--partition` leave, in the gate's order; the recall snapshot only

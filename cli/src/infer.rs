@@ -8,6 +8,7 @@ use memory_conformance::infer::infer;
 use memory_conformance::profile::Profile;
 
 use crate::backends::Backends;
+use crate::reproduce;
 use crate::subject;
 
 /// Infers the profile of the backend `backend` names in `backends`, or of the bridge `command`
@@ -29,6 +30,25 @@ pub fn run(
         let name = name.clone().unwrap_or_else(|| "inferred".into());
         Ok((name, Profile::reference()))
     })?;
+    // A failure that ruled a value out happened under a candidate profile no file holds: the
+    // same inference, from the same seed, shows it again.
+    let mut again: Vec<String> = ["memory-conformance", "infer"].map(str::to_owned).into();
+    if let Some(backend) = backend {
+        again.extend(["--backend".to_owned(), backend.to_owned()]);
+    }
+    again.extend([
+        "--cases".to_owned(),
+        cases.to_string(),
+        "--seed".to_owned(),
+        "{seed}".to_owned(),
+        "--op-timeout".to_owned(),
+        op_timeout.to_string(),
+    ]);
+    if !command.is_empty() {
+        again.push("--".to_owned());
+        again.extend(reproduce::command_words(command));
+    }
+    let subject = subject.reproduce_with(reproduce::shell_line(again));
     let inferring = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         infer(&subject, cases, seed, |dimension| {
             eprintln!("memory-conformance infer: deciding {dimension}");

@@ -11,6 +11,7 @@ mod infer;
 mod junit;
 mod profiles;
 mod recall;
+mod reproduce;
 mod snapshot;
 mod subject;
 

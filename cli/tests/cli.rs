@@ -229,6 +229,67 @@ fn diagnose_without_any_search_says_none_was_made() {
     );
 }
 
+/// A decorator's log records every search the application made: one that holds writes and
+/// no search says no search was made, whether or not a query is named, never that the checks
+/// pass.
+#[test]
+fn diagnose_on_a_log_without_any_search_says_none_was_made_whatever_the_query() {
+    let dir = Scratch::new("cli-log-no-search");
+    let log = dir.file(
+        "writes-only.log",
+        "memory.write key=support/u-42 session=monday events=4 textEvents=2\n",
+    );
+    let log = log.to_str().unwrap();
+    for named in [
+        &["--query", "coffee preference?"][..],
+        &[
+            "--app",
+            "support",
+            "--user",
+            "u-42",
+            "--query",
+            "coffee preference?",
+        ][..],
+    ] {
+        let out = run(&[&["diagnose", "--log", log][..], named].concat());
+        let stdout = text(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{named:?}: {stdout}{}",
+            text(&out.stderr)
+        );
+        assert!(
+            stdout.contains(
+                "verdict: no memory search: the agent has no load_memory tool, or the model never called it"
+            ) && !stdout.contains("all four checks pass"),
+            "{named:?}: {stdout}"
+        );
+        if named.len() > 2 {
+            let page = std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnose.md"),
+            )
+            .expect("docs/diagnose.md");
+            let diagnosis = stdout
+                .split_once("\n\n")
+                .map(|(_, d)| d)
+                .unwrap_or_default();
+            assert!(
+                page.contains(&format!("```text\n{diagnosis}```")),
+                "docs/diagnose.md lacks, as a text block, what diagnose prints:\n{diagnosis}"
+            );
+        }
+    }
+    let out = run(&[
+        "diagnose", "--log", log, "--app", "support", "--user", "u-42", "--query", "coffee",
+        "--format", "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["verdict"], "NoSearch", "{json}");
+    assert_eq!(json["diagnosis"]["no_search_made"], true, "{json}");
+    assert_eq!(json["nothing_wrong"], false, "{json}");
+}
+
 #[test]
 fn diagnose_reads_a_log_with_a_bom_utf16_or_a_bad_byte_and_says_so() {
     let dir = Scratch::new("cli-encodings");

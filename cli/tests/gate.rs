@@ -221,7 +221,7 @@ fn a_failing_rule_prints_the_command_that_reproduces_it() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("reproduce: memory-conformance gate --profile adk-python --rules 'dicts::punctuation.query' --seed 2 --cases 16 -- python3"),
+        stdout.contains("reproduce: memory-conformance gate --profile adk-python --backend dicts --rules punctuation.query --seed 2 --cases 16 -- python3"),
         "{stdout}"
     );
 }

@@ -137,13 +137,31 @@ printf '{{"id":%s,"ok":true,"protocol":1,"backend":"misbehaving","version":"0"}}
     )
 }
 
+/// Shell lines that answer the calls on whole stores (`reset`, `drop`: no stored content)
+/// and stop reading at the first call that carries content, whose line is left in `$line`:
+/// what a bridge writes from then on is what the kit redacts.
+macro_rules! until_content {
+    () => {
+        r#"while read -r line; do
+  case "$line" in
+    *'"op":"reset"'*|*'"op":"drop"'*) printf '{"id":%s,"ok":true}\n' "$(printf '%s\n' "$line" | sed -n 's/^{"id":\([0-9]*\),.*/\1/p')" ;;
+    *) break ;;
+  esac
+done
+"#
+    };
+}
+
 /// Each way a bridge stops working after its handshake, and what the one error must say. Only
 /// the hanging bridge is given a short call timeout (1 s); the others get ten minutes, so
 /// each is reported as what it did, however long a busy machine takes to do it.
 const MISBEHAVIOURS: [(&str, &str, &str); 6] = [
     (
         "exits early",
-        "read -r line; echo 'the backend lost its database' >&2; exit 3",
+        concat!(
+            until_content!(),
+            "echo 'the backend lost its database' >&2; exit 3"
+        ),
         "exited (exit status: 3)",
     ),
     (
@@ -174,9 +192,9 @@ const MISBEHAVIOURS: [(&str, &str, &str); 6] = [
 ];
 
 /// `gate` and `infer` against each misbehaving bridge exit 2 with one error naming what went
-/// wrong, never a panic, a failure per test, or the child's whole stderr; what stderr they
-/// show is redacted to its shape and says how to see it verbatim; and they leave no scratch
-/// folder.
+/// wrong, never a panic, a failure per test, or the child's whole stderr; what stderr it wrote
+/// after it was sent stored content is redacted to its shape, with how to see it verbatim;
+/// and they leave no scratch folder.
 #[test]
 fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
     let dir = Scratch::new("misbehaving");
@@ -243,18 +261,22 @@ fn gate_and_infer_exit_2_with_one_error_on_every_misbehaving_bridge() {
 }
 
 /// Runs `gate` on a bridge that shakes hands, writes a secret and a traceback to stderr on
-/// its first request and exits 3; `show_stderr` sets `MEMORY_CONFORMANCE_SHOW_STDERR=1`.
+/// its first request that carries stored content and exits 3; `show_stderr` sets
+/// `MEMORY_CONFORMANCE_SHOW_STDERR=1`.
 fn gate_on_a_dying_bridge(show_stderr: bool) -> (std::process::Output, String, String) {
-    let dying = r#"
+    let dying = concat!(
+        r#"
 read -r line
 id=$(printf '%s\n' "$line" | sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
 printf '{"id":%s,"ok":true,"protocol":1,"backend":"dying","version":"0"}\n' "$id"
-read -r line
-echo "Traceback (most recent call last):" >&2
+"#,
+        until_content!(),
+        r#"echo "Traceback (most recent call last):" >&2
 echo '  File "/srv/bridge.py", line 41, in add' >&2
 echo "RuntimeError: the backend lost its database (it held xylophone)" >&2
 exit 3
-"#;
+"#
+    );
     let mut gate = Command::new(env!("CARGO_BIN_EXE_memory-conformance"));
     gate.args(["gate", "--profile", "reference", "--cases", "4", "--"])
         .args(["sh", "-c", dying])
@@ -315,6 +337,85 @@ fn a_bridge_that_dies_shows_its_stderr_verbatim_when_the_user_opts_in() {
              | RuntimeError: the backend lost its database (it held xylophone)"
         ),
         "the error shows the last stderr lines verbatim:\n{stderr}"
+    );
+}
+
+/// A bridge that fails before it shakes hands (its backend's package is not installed) has
+/// been sent nothing: its error is shown verbatim, the module's name included, by `gate` and
+/// `infer` alike.
+#[test]
+fn a_bridge_that_fails_at_import_shows_its_error_verbatim() {
+    let bridge = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/bridge_children/missing_module_bridge.py")
+        .display()
+        .to_string();
+    for command in [&["gate", "--profile", "reference"][..], &["infer"][..]] {
+        let output = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+            .args(command)
+            .args(["--", "python3", &bridge])
+            .env_remove(memory_conformance::process::SHOW_STDERR)
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{}: {stderr}", command[0]);
+        assert!(
+            stderr.contains("could not start")
+                && stderr.contains("the child's stderr ends with:\n")
+                && stderr.contains(
+                    "ModuleNotFoundError: No module named 'memory_conformance_missing_backend'"
+                )
+                && !stderr.contains("redacted"),
+            "{}: the start-up error is shown verbatim:\n{stderr}",
+            command[0]
+        );
+    }
+}
+
+/// A bridge that refuses every search, quoting the request (its store, user id and query) in
+/// its message: the failure shows the message redacted to its shape, and no line of the
+/// report (its last included) carries the request verbatim. The reproduce line is the gate's
+/// own command, with the rule's id and the bridge command as given.
+#[test]
+fn a_backend_error_after_content_was_sent_shows_no_generated_text_or_ids() {
+    let dir = Scratch::new("refusing");
+    let bridge = dir.file(
+        "refusing_bridge.sh",
+        r#"while read -r line; do
+  id=$(printf '%s\n' "$line" | sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+  case "$line" in
+    *'"op":"hello"'*) printf '{"id":%s,"ok":true,"protocol":1,"backend":"refusing","version":"0"}\n' "$id" ;;
+    *'"op":"search"'*) printf '{"id":%s,"ok":false,"error":"cannot search %s"}\n' "$id" "$(printf '%s' "$line" | sed 's/["\\]/\\&/g')" ;;
+    *) printf '{"id":%s,"ok":true}\n' "$id" ;;
+  esac
+done
+"#,
+    );
+    let bridge = bridge.display().to_string();
+    let output = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args(["gate", "--profile", "reference", "--rules", "key.isolation"])
+        .args(["--cases", "4", "--seed", "7", "--", "sh", &bridge])
+        .env_remove(memory_conformance::process::SHOW_STDERR)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("(search): ")
+            && stdout.contains("(redacted to its shape: set MEMORY_CONFORMANCE_SHOW_STDERR=1"),
+        "the refusal is shown, redacted:\n{stdout}"
+    );
+    for verbatim in ["cannot search", "user_id", "\"query\""] {
+        assert!(
+            !stdout.contains(verbatim),
+            "{verbatim:?} is shown verbatim:\n{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains(&format!(
+            "reproduce: memory-conformance gate --profile reference --rules key.isolation \
+             --seed 7 --cases 4 -- sh {bridge}\n"
+        )),
+        "{stdout}"
     );
 }
 

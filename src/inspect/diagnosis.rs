@@ -38,6 +38,10 @@ pub struct Diagnosis {
     /// The stored session whose conversation made the search (its text is never counted as
     /// what the search could find).
     pub searching_session: Option<String>,
+    /// Whether the sources hold a log of every memory call the application made, and it
+    /// records no search at all: the search diagnosed was only named (`--query`), never made,
+    /// and the verdict is [`Conclusion::NoSearch`] whatever the checks say.
+    pub no_search_made: bool,
     /// Check 1: was anything written at all?
     pub written: Written,
     /// Check 2: was it written under this key?
@@ -201,6 +205,7 @@ mod tests {
             hits,
             search: SearchSource::Given,
             searching_session: None,
+            no_search_made: false,
             written: Written {
                 known: true,
                 keys: 1,

@@ -54,6 +54,9 @@ pub struct Evidence {
     writes_known: bool,
     stored: BTreeMap<MemoryKey, BTreeMap<String, Session>>,
     searches: Vec<SearchRecord>,
+    /// Whether the evidence holds a log of the application's memory calls (the decorator's
+    /// lines, the kit's tracing), which records every search the application made.
+    searches_logged: bool,
     show_content: bool,
 }
 
@@ -132,6 +135,7 @@ impl Evidence {
             writes_known: true,
             stored: BTreeMap::new(),
             searches: Vec::new(),
+            searches_logged: false,
             show_content: false,
         }
     }
@@ -159,6 +163,13 @@ impl Evidence {
     /// Evidence that does not see every write (a log of searches only): checks 1 and 2 are
     /// not known until a write is recorded.
     #[must_use]
+    /// The same evidence, read from a log of the application's memory calls: it records
+    /// every search the application made, so when it holds none, none was made.
+    pub(crate) fn searches_logged(mut self) -> Self {
+        self.searches_logged = true;
+        self
+    }
+
     pub(crate) fn writes_unknown(mut self) -> Self {
         self.writes_known = !self.writes.is_empty();
         self
@@ -255,6 +266,7 @@ impl Evidence {
     /// sessions and its searches.
     pub fn extend(&mut self, other: Evidence) {
         self.writes_known |= other.writes_known;
+        self.searches_logged |= other.searches_logged;
         for (key, sessions) in other.writes {
             self.writes.entry(key).or_default().extend(sessions);
         }
@@ -448,6 +460,7 @@ impl Evidence {
             hits,
             search: search.source,
             searching_session: search.session.clone(),
+            no_search_made: self.searches_logged && self.searches.is_empty(),
             written,
             right_key,
             match_rules,

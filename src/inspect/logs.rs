@@ -138,6 +138,10 @@ pub fn read_log(text: &str) -> LogRead {
     read.unmatched_queries += pending.len();
     if !decorator {
         read.evidence = read.evidence.writes_unknown();
+    } else if read.unmatched_queries == 0 {
+        // The decorator logs every search; a `memory.query` line matched to none would be one
+        // it did not log.
+        read.evidence = read.evidence.searches_logged();
     }
     read
 }

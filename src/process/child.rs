@@ -150,6 +150,9 @@ impl Connection {
         let line = protocol::encode(id, op).map_err(|err| {
             self.error(format!("cannot encode request {id} ({}): {err}", op.name()))
         })?;
+        if op.carries_content() {
+            self.core.tail.sending_content();
+        }
         let (reply, answer) = oneshot::channel();
         let command = Command {
             id,
@@ -168,14 +171,14 @@ impl Connection {
                 })
             }
             Ok(Err(Failure::Refused(refusal))) => {
-                // The child's message can quote what it stores: redacted to its shape in the
-                // error's message, which failure reports print, as its stderr is, unless the
-                // user asked to see it. The error's source keeps it verbatim for the program:
-                // `MemoryError::backend_reason` gives it to the recall probe and the recall
-                // benchmark, which feed the backend only the kit's own corpora.
-                let (message, note) = super::stderr_tail::shown(&refusal.message);
+                // The child's message can quote what it stores: shown as its stderr is (the
+                // policy of `StderrTail`). The error keeps it verbatim for the program, never
+                // printed in a failure report: `MemoryError::backend_reason` gives it to the
+                // recall probe and the recall benchmark, which feed the backend only the kit's
+                // own corpora.
+                let (message, note) = self.core.tail.shown(&refusal.message);
                 let what = format!("failed request {id} ({}): {message}{note}", op.name());
-                Err(MemoryError::backend_with_source(
+                Err(MemoryError::backend_saying(
                     self.describe(what),
                     refusal.message,
                 ))
@@ -191,6 +194,9 @@ impl Connection {
     /// Sends `op` without waiting for its answer (a failure still breaks the connection).
     pub(crate) fn send(&self, op: &Op<'_>) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        if op.carries_content() {
+            self.core.tail.sending_content();
+        }
         if let Ok(line) = protocol::encode(id, op) {
             let _ = self.commands.send(Command {
                 id,
@@ -214,6 +220,12 @@ impl Connection {
     /// An error about the child: its command line, `what` happened, and its stderr's end.
     pub(crate) fn error(&self, what: impl fmt::Display) -> MemoryError {
         MemoryError::backend(self.describe(what))
+    }
+
+    /// Text the child wrote, as an error message shows it (the policy of `StderrTail`), with
+    /// the note that follows it.
+    pub(crate) fn shown(&self, text: &str) -> (String, String) {
+        self.core.tail.shown(text)
     }
 
     /// The message of an error about the child: its command line, `what` happened, and its

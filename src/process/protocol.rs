@@ -96,6 +96,25 @@ impl Op<'_> {
         }
     }
 
+    /// Whether the operation carries generated content to the child (events, a query, a
+    /// memory, user and session ids): from the first such call on, what the child writes is
+    /// redacted in messages (see `StderrTail`). The handshake and the calls on whole stores
+    /// carry only the kit's own names.
+    pub(crate) fn carries_content(&self) -> bool {
+        match self {
+            Self::Hello { .. }
+            | Self::Reset { .. }
+            | Self::Open { .. }
+            | Self::Close { .. }
+            | Self::Drop { .. } => false,
+            Self::Add { .. }
+            | Self::Search { .. }
+            | Self::AddEvents { .. }
+            | Self::AddMemory { .. }
+            | Self::Delete { .. } => true,
+        }
+    }
+
     /// The trait's call an operation stands for, as [`MemoryError::Unsupported`] names it
     /// when the child answers that its backend does not support it.
     ///
@@ -153,12 +172,12 @@ pub(crate) fn decode(line: &str) -> Result<Reply, String> {
     let id = match fields.remove("id") {
         Some(id) => id
             .as_u64()
-            .ok_or_else(|| format!("`id` is {id}, not a non-negative integer"))?,
+            .ok_or_else(|| format!("`id` is {}, not a non-negative integer", kind(&id)))?,
         None => return Err("no `id`".into()),
     };
     let ok = match fields.remove("ok") {
         Some(Value::Bool(ok)) => ok,
-        Some(other) => return Err(format!("`ok` is {other}, not true or false")),
+        Some(other) => return Err(format!("`ok` is {}, not true or false", kind(&other))),
         None => return Err("no `ok`".into()),
     };
     let body = if ok {
@@ -176,6 +195,19 @@ pub(crate) fn decode(line: &str) -> Result<Reply, String> {
         })
     };
     Ok(Reply { id, body })
+}
+
+/// A field's value as a reason names it: a number or `null` as it is, anything else by its
+/// kind, since a string can quote stored content (the line itself is quoted as the redaction
+/// policy allows).
+fn kind(value: &Value) -> String {
+    match value {
+        Value::Null | Value::Number(_) => value.to_string(),
+        Value::Bool(_) => "a boolean".into(),
+        Value::String(_) => "a string".into(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
 }
 
 #[cfg(test)]
@@ -292,7 +324,7 @@ mod tests {
         );
         assert_eq!(
             decode(r#"{"id":1,"ok":"yes"}"#).unwrap_err(),
-            "`ok` is \"yes\", not true or false"
+            "`ok` is a string, not true or false"
         );
     }
 }

@@ -55,8 +55,10 @@ impl ProcessMemoryService {
                 .error("answered a search without `memories`")
         })?;
         serde_json::from_value(memories).map_err(|err| {
+            // The reader's message can quote the answer's content.
+            let (err, note) = self.connection.shown(&err.to_string());
             self.connection.error(format!(
-                "answered a search with memories the kit cannot read: {err}"
+                "answered a search with memories the kit cannot read: {err}{note}"
             ))
         })
     }

@@ -1,5 +1,15 @@
-//! The bounded tail of a child's stderr, attached to every error the child causes: redacted
-//! to its shape unless the user sets [`SHOW_STDERR`] to `1`.
+//! What a bridge child printed, as error messages show it: the bounded tail of its stderr,
+//! attached to every error the child causes, and the one policy for everything the child
+//! wrote that a message quotes (its stderr, a line it printed where a protocol response
+//! belonged, the message of a refused request, an answer the kit cannot read).
+//!
+//! The policy: what the child wrote before the kit sent it any stored content (its start-up,
+//! the handshake, opening and emptying stores: an import error, a missing module, a bad
+//! configuration) is shown verbatim, since it holds only the child's own words; what it wrote
+//! from the first call that carries generated content on (an add, a search, a delete: events,
+//! queries, user and session ids) is [redacted to its shape](super::stderr_shape), since it can
+//! quote that content, unless the user sets [`SHOW_STDERR`] to `1` or the program asked for it
+//! ([`show_stderr_verbatim`]).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -29,25 +39,11 @@ pub fn show_stderr_verbatim() {
     VERBATIM.store(true, Ordering::Relaxed);
 }
 
-/// Whether error messages show what children print verbatim: the user set [`SHOW_STDERR`] to
-/// `1`, or the program asked for it ([`show_stderr_verbatim`]).
+/// Whether error messages show everything children print verbatim: the user set
+/// [`SHOW_STDERR`] to `1`, or the program asked for it ([`show_stderr_verbatim`]).
 fn verbatim() -> bool {
     VERBATIM.load(Ordering::Relaxed)
         || std::env::var_os(SHOW_STDERR).is_some_and(|value| value == "1")
-}
-
-/// Text a child wrote (a line where a protocol response belonged, the message of a refused
-/// request) as an error message shows it: verbatim where [`verbatim`] says so, else redacted
-/// to its shape; the second value is the note that follows it (empty when verbatim).
-pub(crate) fn shown(text: &str) -> (String, String) {
-    if verbatim() {
-        (text.to_owned(), String::new())
-    } else {
-        (
-            stderr_shape::redact(text),
-            format!(" (redacted to its shape: set {SHOW_STDERR}=1 to see it verbatim)"),
-        )
-    }
 }
 
 /// How many of the last stderr lines are kept.
@@ -55,17 +51,28 @@ const MAX_LINES: usize = 40;
 /// How many bytes of one stderr line are kept; the rest of the line is dropped.
 const MAX_LINE_BYTES: usize = 400;
 
-/// The last [`MAX_LINES`] lines a child wrote to stderr, each cut to [`MAX_LINE_BYTES`].
+/// The last [`MAX_LINES`] lines a child wrote to stderr, each cut to [`MAX_LINE_BYTES`], each
+/// marked with whether the kit had sent the child stored content when it was written; and the
+/// policy that decides how a message shows what the child wrote (the module's documentation).
 #[derive(Debug, Default)]
 pub(crate) struct StderrTail {
     inner: Mutex<Inner>,
     /// Every byte taken in so far, kept or not.
     seen: AtomicU64,
+    /// Whether the kit has sent the child a call carrying stored content.
+    content_sent: AtomicBool,
+}
+
+/// One kept line, and whether it was written before the kit sent the child stored content.
+#[derive(Clone, Debug)]
+struct Line {
+    text: String,
+    before_content: bool,
 }
 
 #[derive(Debug, Default)]
 struct Inner {
-    lines: VecDeque<String>,
+    lines: VecDeque<Line>,
     /// The line being written (no newline yet), cut to the limit.
     partial: Vec<u8>,
     /// Whether `partial` was cut.
@@ -88,8 +95,34 @@ impl StderrTail {
                 .partial
                 .extend_from_slice(&text[..text.len().min(room)]);
             if ends_line {
-                inner.finish_line();
+                inner.finish_line(self.before_content());
             }
+        }
+    }
+
+    /// Marks that the kit is about to send the child a call carrying stored content: from
+    /// now on what the child writes is shown as the policy says of content. Called before the
+    /// call is written, so nothing the child writes because of it is taken for start-up.
+    pub(crate) fn sending_content(&self) {
+        self.content_sent.store(true, Ordering::SeqCst);
+    }
+
+    fn before_content(&self) -> bool {
+        !self.content_sent.load(Ordering::SeqCst)
+    }
+
+    /// Text the child wrote (a line where a protocol response belonged, the message of a
+    /// refused request, an answer the kit cannot read) as an error message shows it: verbatim
+    /// before the kit sent it stored content or where the user asked for it, else redacted to
+    /// its shape; the second value is the note that follows it (empty when verbatim).
+    pub(crate) fn shown(&self, text: &str) -> (String, String) {
+        if verbatim() || self.before_content() {
+            (text.to_owned(), String::new())
+        } else {
+            (
+                stderr_shape::redact(text),
+                format!(" (redacted to its shape: set {SHOW_STDERR}=1 to see it verbatim)"),
+            )
         }
     }
 
@@ -98,46 +131,63 @@ impl StderrTail {
         self.seen.load(Ordering::Relaxed)
     }
 
-    /// The kept lines, oldest first, the unfinished last line included.
-    pub(crate) fn lines(&self) -> Vec<String> {
+    /// The kept lines, oldest first, the unfinished last line included (as written after
+    /// content was sent, if any was).
+    fn kept(&self) -> Vec<Line> {
         let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut lines: Vec<String> = inner.lines.iter().cloned().collect();
+        let mut lines: Vec<Line> = inner.lines.iter().cloned().collect();
         if !inner.partial.is_empty() {
-            lines.push(render(&inner.partial, inner.cut));
+            lines.push(Line {
+                text: render(&inner.partial, inner.cut),
+                before_content: self.before_content(),
+            });
         }
         lines
     }
 
-    /// The tail as the end of an error message, verbatim where the user set [`SHOW_STDERR`]
-    /// to `1` or the program asked for it ([`show_stderr_verbatim`]), else redacted: see
-    /// [`render_as`](Self::render_as).
+    /// The kept lines' text, oldest first, the unfinished last line included.
+    #[cfg(test)]
+    pub(crate) fn lines(&self) -> Vec<String> {
+        self.kept().into_iter().map(|line| line.text).collect()
+    }
+
+    /// The tail as the end of an error message, as the policy says (the module's
+    /// documentation): see [`render_as`](Self::render_as).
     pub(crate) fn render(&self) -> String {
         self.render_as(verbatim())
     }
 
-    /// The tail as the end of an error message: a line saying whether what follows is verbatim
-    /// or redacted to its shape (and how to see it verbatim), then the kept lines, indented.
-    /// It says nothing of how much the child wrote before: that depends on every call the
-    /// child served, and a message must read the same for the same failure.
-    pub(crate) fn render_as(&self, verbatim: bool) -> String {
-        let lines = self.lines();
+    /// The tail as the end of an error message: a line saying what follows is verbatim or
+    /// which of it is redacted to its shape (and how to see it verbatim), then the kept lines,
+    /// indented; `everything_verbatim` shows every line verbatim, else only those written
+    /// before the kit sent the child stored content. It says nothing of how much the child
+    /// wrote before: that depends on every call the child served, and a message must read the
+    /// same for the same failure.
+    pub(crate) fn render_as(&self, everything_verbatim: bool) -> String {
+        let lines = self.kept();
         if lines.is_empty() {
             return "\nthe child wrote nothing to stderr".into();
         }
+        let verbatim = |line: &Line| everything_verbatim || line.before_content;
         let mut text = String::from("\nthe child's stderr ends with");
-        if verbatim {
+        if lines.iter().all(verbatim) {
             text.push(':');
+        } else if lines.iter().any(verbatim) {
+            text.push_str(&format!(
+                " these lines, those written after the kit sent it stored content redacted to \
+                 their shape (set {SHOW_STDERR}=1 to see them verbatim):"
+            ));
         } else {
             text.push_str(&format!(
                 " these lines, redacted to their shape (set {SHOW_STDERR}=1 to see them verbatim):"
             ));
         }
-        for line in lines {
+        for line in &lines {
             text.push_str("\n  | ");
-            if verbatim {
-                text.push_str(&line);
+            if verbatim(line) {
+                text.push_str(&line.text);
             } else {
-                text.push_str(&stderr_shape::redact(&line));
+                text.push_str(&stderr_shape::redact(&line.text));
             }
         }
         text
@@ -145,14 +195,17 @@ impl StderrTail {
 }
 
 impl Inner {
-    fn finish_line(&mut self) {
-        let line = render(&self.partial, self.cut);
+    fn finish_line(&mut self, before_content: bool) {
+        let text = render(&self.partial, self.cut);
         self.partial.clear();
         self.cut = false;
         if self.lines.len() == MAX_LINES {
             self.lines.pop_front();
         }
-        self.lines.push_back(line);
+        self.lines.push_back(Line {
+            text,
+            before_content,
+        });
     }
 }
 
@@ -173,6 +226,7 @@ mod tests {
     #[test]
     fn lines_spanning_chunks_are_joined_and_the_tail_is_bounded() {
         let tail = StderrTail::default();
+        tail.sending_content();
         assert_eq!(tail.render_as(true), "\nthe child wrote nothing to stderr");
         assert_eq!(tail.render_as(false), "\nthe child wrote nothing to stderr");
         tail.push(b"Trace");
@@ -197,6 +251,7 @@ mod tests {
     #[test]
     fn the_tail_is_redacted_unless_shown_verbatim() {
         let tail = StderrTail::default();
+        tail.sending_content();
         tail.push(b"Traceback (most recent call last):\n");
         tail.push(b"  File \"/srv/bridge.py\", line 7, in add\n");
         tail.push(b"KeyError: 'flat white'\npartial");
@@ -219,5 +274,33 @@ mod tests {
             verbatim.ends_with("\n  | KeyError: 'flat white'\n  | partial"),
             "{verbatim}"
         );
+    }
+
+    #[test]
+    fn what_the_child_wrote_before_it_was_sent_content_is_shown_verbatim() {
+        let tail = StderrTail::default();
+        tail.push(b"ModuleNotFoundError: No module named 'foo_store'\n");
+        assert_eq!(
+            tail.render_as(false),
+            "\nthe child's stderr ends with:\n  | ModuleNotFoundError: No module named 'foo_store'"
+        );
+        assert_eq!(
+            tail.shown("cannot open 'foo_store'"),
+            ("cannot open 'foo_store'".to_owned(), String::new())
+        );
+        tail.push(b"half a line");
+        tail.sending_content();
+        tail.push(b" and the rest, user u-7\n");
+        assert_eq!(
+            tail.render_as(false),
+            "\nthe child's stderr ends with these lines, those written after the kit sent it \
+             stored content redacted to their shape (set MEMORY_CONFORMANCE_SHOW_STDERR=1 to see \
+             them verbatim):\
+             \n  | ModuleNotFoundError: No module named 'foo_store'\
+             \n  | <letters:4> <letters:1> <letters:4> <letters:3> <letters:3> <letters:4>, <letters:4> <letters:1>-<digits:1>"
+        );
+        let (shown, note) = tail.shown("no session s-1 for user u-7");
+        assert!(!shown.contains("u-7"), "{shown}");
+        assert!(note.contains("redacted to its shape"), "{note}");
     }
 }

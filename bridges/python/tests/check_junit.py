@@ -43,7 +43,11 @@ def main(xml_path, gate_path):
         (("TestReference", "test_conformance[vector.nearest_first]"), "skipped",
          "the profile does not declare vector retrieval"),
         (("TestMisdeclared", "test_conformance[result.limit]"), "failed", "rule result.limit failed"),
-        (("TestMisdeclared", "test_conformance[result.limit]"), "failed", "reproduce: memory-conformance gate"),
+        # The command that reproduces it is pytest's, from where pytest ran (the repository).
+        (("TestMisdeclared", "test_conformance[result.limit]"), "failed",
+         "reproduce: PROPTEST_RNG_SEED="),
+        (("TestMisdeclared", "test_conformance[result.limit]"), "failed",
+         " pytest 'bridges/python/tests/test_reference_backend.py::TestMisdeclared::test_conformance[result.limit]'"),
     ]
     for key, want, text in checks:
         got, message = items.get(key, ("absent", ""))

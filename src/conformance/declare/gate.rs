@@ -254,11 +254,12 @@ impl Gate {
         self.subject.options.spending.spent()
     }
 
-    /// The command that reruns one rule, printed in failure reports; `{rule}` stands for the
-    /// rule's test name and `{seed}` for the seed.
+    /// The command that reruns one rule, printed in failure reports, in the terms of the
+    /// runner that runs the gate: `{id}` stands for the rule's id, `{rule}` for its test name
+    /// and `{seed}` for the seed (see [`Subject::reproduce_with`]).
     #[must_use]
     pub fn reproduce_with(mut self, command: impl Into<String>) -> Self {
-        self.subject.options.reproduce = Some(command.into());
+        self.subject = self.subject.reproduce_with(command);
         self
     }
 

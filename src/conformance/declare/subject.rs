@@ -16,6 +16,11 @@ use crate::MemoryService;
 use crate::embed::{Embedder, HashedEmbedder};
 use crate::profile::Profile;
 
+/// The command a failure report says reruns a rule when the runner set none
+/// ([`Subject::reproduce_with`]): a test target of `conformance_main!`, under `cargo test`.
+#[cfg(feature = "harness")]
+const DEFAULT_REPRODUCE: &str = "PROPTEST_RNG_SEED={seed} cargo test -- --exact '{rule}'";
+
 type Instance = Pin<Box<dyn Future<Output = Arc<dyn MemoryService>> + Send>>;
 type Factory = dyn Fn(Namespace) -> Instance + Send + Sync;
 type Cleanup = dyn Fn(&Namespace) + Send + Sync;
@@ -178,15 +183,39 @@ impl Subject {
             .collect()
     }
 
+    /// The subject whose failure reports say `command` reruns a rule, in the terms of the
+    /// runner that runs the gate for the user: `{id}` stands for the rule's id
+    /// (`key.isolation`), `{rule}` for its test name (`backend::key.isolation`) and `{seed}`
+    /// for the run's seed. Without it, the line is the one for a test target of
+    /// [`conformance_main!`](crate::conformance_main), run with `cargo test`.
+    ///
+    /// ```
+    /// use memory_conformance::conformance::Subject;
+    /// use memory_conformance::profile::Profile;
+    /// let subject = Subject::new("mine", Profile::reference(), || async {
+    ///     memory_conformance::InMemoryMemoryService::new()
+    /// })
+    /// .reproduce_with("memory-conformance gate --profile reference --rules {id} --seed {seed} -- python3 bridge.py");
+    /// # let _ = subject;
+    /// ```
+    #[must_use]
+    pub fn reproduce_with(mut self, command: impl Into<String>) -> Self {
+        self.options.reproduce = Some(command.into());
+        self
+    }
+
+    /// The command that reruns `rule_id` from `seed`: the runner's ([`reproduce_with`](Self::reproduce_with)),
+    /// else [`DEFAULT_REPRODUCE`].
     #[cfg(feature = "harness")]
     pub(crate) fn reproduce_command(&self, rule_id: &str, seed: u64) -> String {
         let template = self
             .options
             .reproduce
             .as_deref()
-            .unwrap_or("PROPTEST_RNG_SEED={seed} cargo test -- --exact '{rule}'");
+            .unwrap_or(DEFAULT_REPRODUCE);
         template
             .replace("{rule}", &self.test_name(rule_id))
+            .replace("{id}", rule_id)
             .replace("{seed}", &seed.to_string())
     }
 

@@ -44,26 +44,10 @@ pub(crate) async fn guarded<'f, T>(
         }),
         Ok(Ok(Err(error))) => Err(Problem::Failed {
             op: op(),
-            error: error_chain(&error),
+            error: error.report(),
         }),
         Ok(Ok(Ok(value))) => Ok(value),
     }
-}
-
-/// An error and its sources, joined with `: `; a source the text already quotes (a bridge
-/// child's message) is not repeated.
-fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
 }
 
 /// The text of a panic's payload.

@@ -55,6 +55,9 @@ impl Diagnosis {
     /// The failing checks, in the seed's order (1, 2, then 3 and 4 together); checks 1 and 2
     /// only from memory-write evidence.
     pub fn conclusion(&self) -> Conclusion {
+        if self.no_search_made {
+            return Conclusion::NoSearch;
+        }
         let known = self.written.known;
         if known && self.written.sessions == 0 {
             return Conclusion::NothingWritten;

@@ -26,6 +26,12 @@ impl fmt::Display for Diagnosis {
         }
         writeln!(f)?;
 
+        if self.no_search_made {
+            writeln!(
+                f,
+                "   no such search was made: the log holds no memory search at all (the model never called load_memory); the checks say what this one would meet"
+            )?;
+        }
         if let Some(session) = &self.searching_session {
             writeln!(
                 f,

@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::{Command, Core, EXIT_GRACE, MAX_LINE_BYTES, quote_line};
 use crate::process::group::Group;
-use crate::process::{protocol, stderr_tail};
+use crate::process::protocol;
 
 /// The I/O thread: spawns the child, reports the outcome, then drives its pipes until the
 /// child is gone and every handle dropped.
@@ -148,7 +148,7 @@ async fn read_responses(core: Arc<Core>, stdout: ChildStdout) {
                 match protocol::decode(text) {
                     Ok(reply) => core.deliver(reply),
                     Err(why) => {
-                        let (shown, note) = stderr_tail::shown(text);
+                        let (shown, note) = core.tail.shown(text);
                         core.break_with(format!(
                             "printed a line that is not a protocol response ({why}): {}{note}",
                             quote_line(&shown)
