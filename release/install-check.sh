@@ -2,8 +2,9 @@
 # Installs each artifact release/build.sh wrote, clean, from that folder only (dependencies
 # from their registries), and tests it as a team would:
 #
-#   python  a fresh venv: `pip install` of the wheel and pytest (pinned); with no Rust on the
-#           PATH, pytest gates a Python backend through memory_conformance_pytest
+#   python  a fresh venv: `pip install` of the wheel with its `pytest` extra (pytest pinned by
+#           bridges/python/tests/requirements.txt); with no Rust on the PATH, pytest gates a
+#           Python backend through memory_conformance_pytest
 #           (bridges/python/tests/test_reference_backend.py), and check_junit.py checks every
 #           item against the installed command's own gate
 #   js      a fresh npm project: `npm install` of the tarball and @google/adk (the pin of
@@ -21,7 +22,6 @@
 #   bash release/install-check.sh [ARTIFACTS_DIR]   (default target/release-artifacts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root="$PWD"
 artifacts="$(cd "${1:-target/release-artifacts}" && pwd)"
 
 fail() {
@@ -59,8 +59,8 @@ python_wheel() {
   wheel="$(artifact 'memory_conformance-*.whl')"
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input --retries 2 --timeout 30 \
-    --only-binary :all: "$wheel" -r bridges/python/tests/requirements.txt
-  echo "  installed ${wheel##*/}"
+    --only-binary :all: "$wheel[pytest]" -c bridges/python/tests/requirements.txt
+  echo "  installed ${wheel##*/}[pytest] ($("$venv/bin/pytest" --version))"
   # From here on no Rust: the PATH is the venv's and the system's, and no command is named by
   # MEMORY_CONFORMANCE.
   (
