@@ -91,12 +91,12 @@ wheel_and_sdist() {
   tags="$(unzip -p "$wheel" '*.dist-info/WHEEL' | sed -n 's/^Tag: //p' | sort | tr '\n' ' ')"
   [ "$tags" = "py3-none-manylinux2014_x86_64 py3-none-manylinux_2_17_x86_64 " ] ||
     fail "the wheel's WHEEL file has the tags $tags; expected manylinux2014 and manylinux_2_17 (x86_64)"
-  unzip -l "$wheel" | grep -q ' memory_conformance-[^/]*\.data/scripts/memory-conformance$' ||
+  unzip -l "$wheel" | grep >/dev/null ' memory_conformance-[^/]*\.data/scripts/memory-conformance$' ||
     fail "the wheel carries no memory-conformance command"
   echo "  $(basename "$wheel") (tags: $tags)"
   sdist="$(ls "$out"/memory_conformance-*.tar.gz)"
   for module in memory_conformance_bridge memory_conformance_adk memory_conformance_pytest; do
-    tar tzf "$sdist" | grep -q "^memory_conformance-[^/]*/$module\.py$" ||
+    tar tzf "$sdist" | grep >/dev/null "^memory_conformance-[^/]*/$module\.py$" ||
       fail "the sdist holds no $module.py (bridges/python/pyproject.toml's include)"
   done
   echo "  $(basename "$sdist") (with the three helper modules)"
