@@ -88,8 +88,8 @@ wheel_and_sdist() {
     *-"$WHEEL_TAG".whl) ;;
     *) fail "the wheel's name does not end in $WHEEL_TAG.whl: $wheel" ;;
   esac
-  tags="$(unzip -p "$wheel" '*.dist-info/WHEEL' | sed -n 's/^Tag: //p' | sort | tr '\n' ' ')"
-  [ "$tags" = "py3-none-manylinux2014_x86_64 py3-none-manylinux_2_17_x86_64 " ] ||
+  tags="$(unzip -p "$wheel" '*.dist-info/WHEEL' | sed -n 's/^Tag: //p' | sort | paste -sd ' ')"
+  [ "$tags" = "py3-none-manylinux2014_x86_64 py3-none-manylinux_2_17_x86_64" ] ||
     fail "the wheel's WHEEL file has the tags $tags; expected manylinux2014 and manylinux_2_17 (x86_64)"
   unzip -l "$wheel" | grep >/dev/null ' memory_conformance-[^/]*\.data/scripts/memory-conformance$' ||
     fail "the wheel carries no memory-conformance command"
@@ -114,8 +114,11 @@ maven_jar() {
   # tests of cli/; here the jar alone, with the same local repository.
   (cd bridges/adk-java-inspect && mvn --batch-mode --quiet -Dstyle.color=never \
     -Dmaven.repo.local=../adk-java/.m2 -Dmaven.wagon.http.retryHandler.count=2 \
-    -Dmaven.test.skip=true package) ||
-    fail "mvn could not package bridges/adk-java-inspect (see Maven's message above)"
+    -Dmaven.test.skip=true package >"$out/maven.log" 2>&1) || {
+    cat "$out/maven.log"
+    fail "mvn could not package bridges/adk-java-inspect (above)"
+  }
+  rm "$out/maven.log"
   cp "bridges/adk-java-inspect/target/adk-java-inspect-$version.jar" "$out"/
   cp bridges/adk-java-inspect/pom.xml "$out/adk-java-inspect-$version.pom"
   echo "  adk-java-inspect-$version.jar, adk-java-inspect-$version.pom"

@@ -121,8 +121,11 @@ maven_artifact() {
   rm -rf "$repo/memoryconformance"
   local mvn=(mvn --batch-mode -Dstyle.color=never -Dmaven.repo.local="$repo"
     -Dmaven.wagon.http.retryHandler.count=2)
-  "${mvn[@]}" --quiet org.apache.maven.plugins:maven-install-plugin:3.1.3:install-file \
-    -Dfile="$jar" -DpomFile="$pom"
+  "${mvn[@]}" org.apache.maven.plugins:maven-install-plugin:3.1.3:install-file \
+    -Dfile="$jar" -DpomFile="$pom" >"$work/maven.log" 2>&1 || {
+    cat "$work/maven.log"
+    fail "mvn could not install ${jar##*/} into a temporary local repository (above)"
+  }
   echo "  installed ${jar##*/} and ${pom##*/} into a temporary local repository"
   mkdir "$project"
   cp -r release/install-check/java/pom.xml release/install-check/java/src "$project/"
