@@ -15,7 +15,7 @@
 # repository (bridges/adk-java/.m2); installs maturin and zig, pinned by
 # release/build-requirements.txt, into target/release-venv. Each part prints how long it took.
 #
-#   bash release/build.sh [OUT_DIR]
+#   bash release/build.sh [OUT_DIR]   (from the repository's root; emptied first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -124,7 +124,12 @@ maven_jar() {
   echo "  adk-java-inspect-$version.jar, adk-java-inspect-$version.pom"
 }
 
-rm -rf "${out:?}"/*
+# The folder is emptied first: only one this script made (its marker file) or an empty one.
+if [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.release-artifacts" ]; then
+  fail "$out is not empty and is no folder of release/build.sh's: give an empty or new one"
+fi
+find "$out" -mindepth 1 -delete
+touch "$out/.release-artifacts"
 part "the published crates (cargo package)" crates
 part "the Python wheel (manylinux2014, the command inside) and sdist (maturin)" wheel_and_sdist
 part "the npm package (npm pack)" npm_tarball
