@@ -42,8 +42,10 @@ crates() {
   local excluded=() name
   for name in "${UNPUBLISHED[@]}"; do excluded+=(--exclude "$name"); done
   rm -f "$CARGO_TARGET_DIR"/package/*.crate
-  # Every published crate packaged (dependency order, each against the others' packages), then
-  # the kit and the command built from their packages: every crate the wheel compiles.
+  # Every published crate packaged (in dependency order, each against the others' packages),
+  # then the kit and the command built from their packages (the crates of this workspace the
+  # wheel compiles; building the others from theirs would compile the backends' dependencies
+  # too, minutes more on a 2-core machine).
   cargo package --locked --quiet --workspace "${excluded[@]}" --no-verify
   cargo package --locked --quiet -p memory-conformance -p memory-conformance-cli
   cp "$CARGO_TARGET_DIR"/package/*.crate "$out"/
