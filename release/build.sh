@@ -35,7 +35,7 @@ part() {
   printf '== release: %s: %d s\n' "$name" "$((SECONDS - started))"
 }
 
-# The workspace's members that are not published (as .ci/run's `cargo publish --dry-run`).
+# The workspace's members that are not published (`publish = false`, or a gate of the project's own).
 UNPUBLISHED=(example-keyword-memory memory-conformance-adk-rs memory-conformance-bundled)
 
 crates() {
