@@ -50,6 +50,8 @@ pub struct Options {
     pub op_timeout_flag: Option<u64>,
     /// The reproduction command failures print, when the runner gives its own (`--reproduce`).
     pub reproduce: Option<String>,
+    /// How many tests run at once, each on a bridge child of its own.
+    pub test_threads: usize,
 }
 
 /// The command's flags, as given.
@@ -102,6 +104,10 @@ pub struct Flags {
     /// {seed}`, with the same profile and bridge).
     #[arg(long, value_name = "COMMAND")]
     pub reproduce: Option<String>,
+    /// How many tests run at once, each on a child of the bridge of its own, so the backend's
+    /// work spreads over as many cores (default: the machine's cores).
+    #[arg(long, value_name = "N")]
+    pub test_threads: Option<usize>,
     /// The bridge's program and arguments.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub command: Vec<std::ffi::OsString>,
@@ -146,6 +152,12 @@ impl Flags {
             budget: self.budget,
             op_timeout_flag: self.op_timeout,
             reproduce: self.reproduce,
+            test_threads: self
+                .test_threads
+                .unwrap_or_else(|| {
+                    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+                })
+                .max(1),
         })
     }
 }
@@ -276,6 +288,7 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         &backend,
         options.file.profile.clone(),
         options.op_timeout,
+        options.test_threads,
     )?;
     let gate = gate(&options, subject, started);
     if let Err(problem) = gate.validate() {
@@ -288,20 +301,24 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
         .count();
     let selected = select(&options, &backend, trials)?;
     let filtered_out = listed - selected.len();
-    let mut runs = Vec::new();
+    let lanes = if gate.one_rule_at_a_time_reason().is_some() {
+        1
+    } else {
+        options.test_threads.min(selected.len()).max(1)
+    };
+    gate.run_in_lanes(lanes);
     let mut printer = Printer::new(!options.json, selected.len());
-    for test in &selected {
-        let run = test_run(&gate, test, options.snapshots.as_deref());
-        printer.line(&run);
+    let runs = run_in_lanes(&gate, selected, lanes, &options.snapshots, &mut |run| {
+        printer.line(run);
         // A dead bridge is one error: every later test would fail the same way.
-        if let Some(why) = bridge.broken() {
-            return Err(format!(
+        match bridge.broken() {
+            Some(why) => Err(format!(
                 "the bridge stopped working during {}, so the gate stopped there: {why}",
                 run.name
-            ));
+            )),
+            None => Ok(()),
         }
-        runs.push(run);
-    }
+    })?;
     let count = |outcome: Shown| runs.iter().filter(|r| r.outcome == outcome).count();
     let spent = gate.spent();
     let summary = Summary {
@@ -437,6 +454,64 @@ fn select(options: &Options, backend: &str, trials: Vec<Trial>) -> Result<Vec<Tr
             .collect();
     }
     Ok(declaration.into_iter().chain(selected).collect())
+}
+
+/// Runs the `selected` trials `lanes` at a time, each lane a thread that takes the next trial
+/// not yet taken, and hands each run to `done` in the trials' order; the first `Err` of
+/// `done` stops the run there (the lanes start no more trials, and the runs still going are
+/// left to the process's exit).
+fn run_in_lanes(
+    gate: &Gate,
+    selected: Vec<Trial>,
+    lanes: usize,
+    snapshots: &Option<PathBuf>,
+    done: &mut dyn FnMut(&TestRun) -> Result<(), String>,
+) -> Result<Vec<TestRun>, String> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let total = selected.len();
+    let selected = Arc::new(selected);
+    let (next, stop) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(AtomicBool::new(false)),
+    );
+    let (sender, receiver) = std::sync::mpsc::channel();
+    for _ in 0..lanes {
+        let (gate, selected, snapshots) = (gate.clone(), Arc::clone(&selected), snapshots.clone());
+        let (next, stop, sender) = (Arc::clone(&next), Arc::clone(&stop), sender.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(test) = selected.get(index) else {
+                    break;
+                };
+                let run = test_run(&gate, test, snapshots.as_deref());
+                if sender.send((index, run)).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    drop(sender);
+    let mut finished: Vec<Option<TestRun>> = (0..total).map(|_| None).collect();
+    let mut runs = Vec::with_capacity(total);
+    for (index, run) in receiver {
+        finished[index] = Some(run);
+        while let Some(run) = finished.get_mut(runs.len()).and_then(Option::take) {
+            if let Err(stopped) = done(&run) {
+                stop.store(true, Ordering::Relaxed);
+                return Err(stopped);
+            }
+            runs.push(run);
+        }
+    }
+    if runs.len() < total {
+        return Err(format!(
+            "{} of the {total} tests did not finish: a test's thread ended without a result",
+            total - runs.len()
+        ));
+    }
+    Ok(runs)
 }
 
 /// Runs one trial, the recall snapshot pinned in `snapshots`.

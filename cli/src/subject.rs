@@ -6,22 +6,22 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use memory_conformance::conformance::Subject;
-use memory_conformance::process::{ProcessBridge, bridged_subject};
+use memory_conformance::process::{BridgePool, bridged_subject};
 use memory_conformance::profile::Profile;
 
 use crate::backends::Backends;
 
 /// The subject of the backend `backend` names in `backends`, or of the bridge `command` under
-/// the name and profile `declared` gives (read only for a bridge), each call bounded by
-/// `op_timeout` seconds (at least 1), with the bridge when there is one (to ask whether it
-/// still works); `Err` when both or neither are given, or the backend cannot start.
+/// the name and profile `declared` gives (read only for a bridge) on one child of it, each call
+/// bounded by `op_timeout` seconds (at least 1), with the bridge when there is one (to ask
+/// whether it still works); `Err` when both or neither are given, or the backend cannot start.
 pub fn chosen(
     backends: Backends,
     backend: Option<&str>,
     command: &[OsString],
     op_timeout: u64,
     declared: impl FnOnce() -> Result<(String, Profile), String>,
-) -> Result<(Subject, Option<Arc<ProcessBridge>>), String> {
+) -> Result<(Subject, Option<Arc<BridgePool>>), String> {
     match (backend, command.is_empty()) {
         (Some(wanted), true) => backends
             .gate(wanted)
@@ -33,6 +33,7 @@ pub fn chosen(
                 &name,
                 profile,
                 Duration::from_secs(op_timeout.max(1)),
+                1,
             )
             .map(|(subject, bridge)| (subject, Some(bridge)))
         }

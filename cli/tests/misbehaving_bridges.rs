@@ -1,8 +1,9 @@
 //! `memory-conformance gate` against bridges that misbehave: interrupted while its bridge
 //! hangs, it closes the child, kills its process group after a grace period, removes its
 //! scratch folder and exits 130; a bridge that dies is one error and exit 2, its stderr redacted
-//! to its shape unless `MEMORY_CONFORMANCE_SHOW_STDERR=1`; and however `gate` or `infer`
-//! ends, no scratch folder remains.
+//! to its shape unless `MEMORY_CONFORMANCE_SHOW_STDERR=1`; however `gate` or `infer`
+//! ends, no scratch folder remains; and a gate on more than one thread runs its cases on as
+//! many children, none left afterwards.
 
 mod support;
 
@@ -488,4 +489,54 @@ fn gate_and_infer_leave_no_scratch_folder_however_they_end() {
             bridge.join(" ")
         );
     }
+}
+
+/// A gate on two threads starts a second child of the bridge for the cases of its second
+/// thread, and leaves neither child nor scratch folder behind. Each child appends its pid to a
+/// file before it becomes the reference bridge.
+#[test]
+fn a_gate_on_two_threads_runs_on_two_children_and_leaves_none() {
+    let dir = Scratch::new("children");
+    let pids = dir.join("children.pids");
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/bridge_children/reference_bridge.py")
+        .display()
+        .to_string();
+    let output = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .args(["gate", "--profile", "reference", "--cases", "16"])
+        .args([
+            "--rules",
+            "key.*",
+            "--rules",
+            "query.*",
+            "--test-threads",
+            "2",
+        ])
+        .args(["--", "sh", "-c", r#"echo $$ >> "$PIDS"; exec python3 "$0""#])
+        .arg(&reference)
+        .env("TMPDIR", &*dir)
+        .env("PIDS", &pids)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let started = std::fs::read_to_string(&pids).unwrap_or_default();
+    let children: std::collections::BTreeSet<&str> = started.split_whitespace().collect();
+    assert_eq!(
+        children.len(),
+        2,
+        "a gate on two threads starts two children, one per thread: {started:?}\n{stdout}"
+    );
+    for child in &children {
+        assert!(
+            eventually(|| !running(child)),
+            "child {child} is still running after the gate"
+        );
+    }
+    assert_eq!(
+        leftovers(&dir),
+        Vec::<PathBuf>::new(),
+        "scratch folders left"
+    );
 }

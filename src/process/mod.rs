@@ -5,7 +5,8 @@
 //!
 //! [`ProcessBridge`] starts the child and shakes hands; [`ProcessBridge::store`] gives a
 //! [`ProcessMemoryService`] on a fresh store of it. [`bridged_subject`] makes a gate's subject of
-//! a bridge command, each case on a store of its own; by hand, the same reads:
+//! a bridge command, each case on a store of its own on one of a [`BridgePool`]'s children (one
+//! per thread of the runner); by hand, with one child, the same reads:
 //!
 //! ```no_run
 //! use memory_conformance::conformance::{Gate, Subject};
@@ -35,6 +36,7 @@
 mod bridge;
 mod child;
 mod group;
+mod pool;
 mod protocol;
 mod service;
 mod stderr_shape;
@@ -47,6 +49,7 @@ mod subject;
 struct BridgeProtocolPage;
 
 pub use bridge::ProcessBridge;
+pub use pool::BridgePool;
 pub use protocol::PROTOCOL_VERSION;
 pub use service::ProcessMemoryService;
 pub use stderr_tail::{SHOW_STDERR, show_stderr_verbatim};

@@ -121,9 +121,9 @@ impl Gate {
         })
     }
 
-    /// The gate's rules run `lanes` at a time (a test runner's threads): a budget is
-    /// shared in rounds of that many.
-    pub(crate) fn run_in_lanes(&self, lanes: usize) {
+    /// Tells the gate its rules run `lanes` at a time (a test runner's threads), for a runner
+    /// of its own: a budget is then shared in rounds of that many.
+    pub fn run_in_lanes(&self, lanes: usize) {
         self.subject.options.spending.run_in_lanes(lanes);
     }
 
