@@ -18,8 +18,9 @@ struct Tool {
 
 #[derive(Subcommand)]
 enum ToolCommand {
+    // Boxed: the command's flags are large beside the report's.
     #[command(flatten)]
-    Command(Command),
+    Command(Box<Command>),
     /// Run every rule and the probe corpus against every bundled backend, and print the
     /// conformance table, the recall table and each backend's differences from the reference.
     #[command(
