@@ -914,3 +914,24 @@ fn a_store_with_event_ids_per_key_passes_only_where_the_profile_says_so() {
         ],
     );
 }
+
+/// A store keyed by the string `app:user` passes every rule when it declares `key = {
+/// joined_with = ":" }`, whose collisions are the known violation of
+/// `key.no_separator_collision` it implies; claiming the contract's `structured` it fails that
+/// rule (the catalogue), and claiming `joined-with-slash` it fails the model rule, whose keys
+/// (`a/b`, `b/c`) share a store around `/` in the oracle and not in the store.
+#[test]
+fn a_key_joined_with_a_colon_passes_only_where_the_profile_says_so() {
+    use memory_conformance::profile::KeyScheme;
+
+    let mut colon = key::ColonJoinedKey.profile();
+    colon.key = KeyScheme::JoinedWith(':');
+    assert_no_failure(&failures(gate_claiming(&key::ColonJoinedKey, colon)));
+
+    let mut slash = key::ColonJoinedKey.profile();
+    slash.key = KeyScheme::JoinedWithSlash;
+    assert_fails_exactly(
+        gate_claiming(&key::ColonJoinedKey, slash),
+        &["model.random_ops"],
+    );
+}

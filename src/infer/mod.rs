@@ -253,6 +253,8 @@ impl Inference {
         }
         let dimensions: Vec<&str> = match key {
             "multi_word" => vec![words::TOGETHER, MultiWord::KEY],
+            // A key joined with a character other than `/` is the table `[key]`.
+            "key.joined_with" => vec![KeyScheme::KEY],
             "capabilities.durable" | "capabilities.shared" => vec![DURABLE_AND_SHARED],
             "capabilities.events_delta" => vec![<Option<EventsDelta>>::LABEL],
             key if key.starts_with("vector.") => vec![Retrieval::KEY],
