@@ -117,7 +117,9 @@ mod tests {
     use super::search::BLANK_SIMILARITY;
     use super::*;
     use crate::Session;
-    use crate::profile::{EventsDelta, KeyScheme, Limit, MultiWord, Order, Readd};
+    use crate::profile::{
+        EventsDelta, KeyScheme, Limit, MultiWord, Order, QueryTerms, Readd, Separators,
+    };
     use crate::{Event, MemoryEntry, Part};
 
     fn session(app: &str, user: &str, id: &str, texts: &[&str]) -> Session {
@@ -267,6 +269,22 @@ mod tests {
             assert_eq!(found(&oracle, "a/b", "c", "coffee"), ["coffee"]);
             assert!(found(&oracle, "a", "bc", "coffee").is_empty());
         }
+    }
+
+    #[test]
+    fn a_substring_term_matches_inside_a_word_and_across_punctuation_case_folded() {
+        let mut profile = reference();
+        profile.query_terms = QueryTerms::Substrings {
+            separators: Separators::AsciiWhitespace,
+        };
+        let mut oracle = Oracle::new(&profile);
+        oracle.add(&session("a", "u", "s-1", &["Coffee,Tea", "?!", "milk"]));
+        assert_eq!(found(&oracle, "a", "u", "OFF"), ["Coffee,Tea"]);
+        assert_eq!(found(&oracle, "a", "u", "e,t"), ["Coffee,Tea"]);
+        assert_eq!(found(&oracle, "a", "u", "?"), ["?!"]);
+        assert_eq!(found(&oracle, "a", "u", "ilk zebra"), ["milk"]);
+        assert!(found(&oracle, "a", "u", "coffeetea").is_empty());
+        assert!(found(&oracle, "a", "u", " \t").is_empty());
     }
 
     #[test]
