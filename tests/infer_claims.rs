@@ -266,6 +266,7 @@ fn deviants() -> Vec<&'static dyn Deviation> {
         &result::FindsNothing,
         &query::AllWords,
         &query::SubstringQuery,
+        &query::SubstringTerms,
         &query::CaseSensitiveQuery,
         &index::UnicodeWords,
         &index::IndexToolResponses,
@@ -597,5 +598,20 @@ fn a_store_that_cannot_hold_nul_is_inferred_without_nul_and_the_rest_as_usual() 
     assert!(
         text.contains("\nstrings = \"without-nul\"  # checked by "),
         "{text}"
+    );
+}
+
+/// A store that matches query words inside stored words is inferred as matching substrings,
+/// the value that says what it does.
+#[test]
+fn substring_terms_are_inferred_as_what_they_are() {
+    let substrings = inferred(&deviant(&query::SubstringTerms), 1);
+    assert!(
+        matches!(
+            substrings.profile.query_terms,
+            QueryTerms::Substrings { .. }
+        ),
+        "{}",
+        substrings.to_toml()
     );
 }
