@@ -601,10 +601,24 @@ fn a_store_that_cannot_hold_nul_is_inferred_without_nul_and_the_rest_as_usual() 
     );
 }
 
-/// A store that matches query words inside stored words is inferred as matching substrings,
-/// the value that says what it does.
+/// A store keyed by `app:user` is inferred as joined with `:`, one keyed by `app/user` as
+/// joined with `/`, and one that matches query words inside stored words as matching
+/// substrings: the values that say what they do.
 #[test]
-fn substring_terms_are_inferred_as_what_they_are() {
+fn a_colon_joined_key_and_substring_terms_are_inferred_as_what_they_are() {
+    use memory_conformance::profile::KeyScheme;
+
+    for (deviation, key) in [
+        (
+            &key::ColonJoinedKey as &'static dyn Deviation,
+            KeyScheme::JoinedWith(':'),
+        ),
+        (&key::SlashJoinedKey, KeyScheme::JoinedWithSlash),
+        (&query::SubstringTerms, KeyScheme::Structured),
+    ] {
+        let inference = inferred(&deviant(deviation), 1);
+        assert_eq!(inference.profile.key, key, "{}", inference.to_toml());
+    }
     let substrings = inferred(&deviant(&query::SubstringTerms), 1);
     assert!(
         matches!(

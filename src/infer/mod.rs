@@ -32,6 +32,7 @@
 //! ```
 
 mod decide;
+mod key;
 mod limit;
 mod retrieval;
 mod strings;
@@ -402,7 +403,7 @@ pub fn infer(
 /// Every dimension after the retrieval, under the retrieval decided: the word rules only for
 /// a lexical one; the strings, `probed` first, checked last under the profile decided.
 fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
-    run.dimension::<KeyScheme>();
+    key::decide(&mut run);
     run.dimension::<Readd>();
     run.dimension::<Timestamps>();
     run.dimension::<ToolData>();
