@@ -138,6 +138,13 @@ pub fn explain_tokens_for(profile: &Profile, query: &str) -> Vec<TokenExplanatio
                 }
             })
             .collect(),
+        // Every token is alive: it matches wherever the stored text holds it.
+        QueryTerms::Substrings { separators } => query
+            .to_lowercase()
+            .split(|c| separators.contains(c))
+            .filter(|token| !token.is_empty())
+            .map(|token| TokenExplanation::live(token, vec![token.to_owned()]))
+            .collect(),
     }
 }
 

@@ -99,7 +99,7 @@ fn assert_no_failure(failed: &[(&'static str, String)]) {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 61] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 62] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -292,6 +292,12 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 61] = [
         &["R7.blank-query"],
         "query.blank",
         "entries where none belong",
+    ),
+    (
+        &query::SubstringTerms,
+        &["R5.any-token"],
+        "model.random_ops",
+        "expected: nothing",
     ),
     // From public bug reports of other memory backends, each cited in its doc comment.
     (
@@ -978,6 +984,55 @@ fn a_store_with_event_ids_per_key_passes_only_where_the_profile_says_so() {
             "result.limit",
             "result.order",
             "concurrency.adds_land",
+            "model.random_ops",
+        ],
+    );
+}
+
+/// A store keyed by the string `app:user` passes every rule when it declares `key = {
+/// joined_with = ":" }`, whose collisions are the known violation of
+/// `key.no_separator_collision` it implies; claiming the contract's `structured` it fails that
+/// rule (the catalogue), and claiming `joined-with-slash` it fails the model rule, whose keys
+/// (`a/b`, `b/c`) share a store around `/` in the oracle and not in the store.
+#[test]
+fn a_key_joined_with_a_colon_passes_only_where_the_profile_says_so() {
+    use memory_conformance::profile::KeyScheme;
+
+    let mut colon = key::ColonJoinedKey.profile();
+    colon.key = KeyScheme::JoinedWith(':');
+    assert_no_failure(&failures(gate_claiming(&key::ColonJoinedKey, colon)));
+
+    let mut slash = key::ColonJoinedKey.profile();
+    slash.key = KeyScheme::JoinedWithSlash;
+    assert_fails_exactly(
+        gate_claiming(&key::ColonJoinedKey, slash),
+        &["model.random_ops"],
+    );
+}
+
+/// A store that matches each query word anywhere in the lowercased text passes every rule when
+/// it declares `query_terms` `substrings`; claiming the reference's tokens it fails the rule
+/// the catalogue pins. The reference claiming substrings fails the rules that search text a
+/// substring finds and a word rule does not (`café`, `3.14`, `coffee?`).
+#[test]
+fn a_store_matching_query_words_as_substrings_passes_only_where_the_profile_says_so() {
+    use memory_conformance::profile::{QueryTerms, Separators};
+
+    let substrings = QueryTerms::Substrings {
+        separators: Separators::AsciiWhitespace,
+    };
+    let mut declared = query::SubstringTerms.profile();
+    declared.query_terms = substrings;
+    assert_no_failure(&failures(gate_claiming(&query::SubstringTerms, declared)));
+
+    let mut reference = Profile::reference();
+    reference.query_terms = substrings;
+    assert_fails_exactly(
+        reference_claiming(reference),
+        &[
+            "query.case_insensitive",
+            "query.digits",
+            "query.non_ascii",
             "model.random_ops",
         ],
     );

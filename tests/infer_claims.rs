@@ -266,6 +266,7 @@ fn deviants() -> Vec<&'static dyn Deviation> {
         &result::FindsNothing,
         &query::AllWords,
         &query::SubstringQuery,
+        &query::SubstringTerms,
         &query::CaseSensitiveQuery,
         &index::UnicodeWords,
         &index::IndexToolResponses,
@@ -597,5 +598,34 @@ fn a_store_that_cannot_hold_nul_is_inferred_without_nul_and_the_rest_as_usual() 
     assert!(
         text.contains("\nstrings = \"without-nul\"  # checked by "),
         "{text}"
+    );
+}
+
+/// A store keyed by `app:user` is inferred as joined with `:`, one keyed by `app/user` as
+/// joined with `/`, and one that matches query words inside stored words as matching
+/// substrings: the values that say what they do.
+#[test]
+fn a_colon_joined_key_and_substring_terms_are_inferred_as_what_they_are() {
+    use memory_conformance::profile::KeyScheme;
+
+    for (deviation, key) in [
+        (
+            &key::ColonJoinedKey as &'static dyn Deviation,
+            KeyScheme::JoinedWith(':'),
+        ),
+        (&key::SlashJoinedKey, KeyScheme::JoinedWithSlash),
+        (&query::SubstringTerms, KeyScheme::Structured),
+    ] {
+        let inference = inferred(&deviant(deviation), 1);
+        assert_eq!(inference.profile.key, key, "{}", inference.to_toml());
+    }
+    let substrings = inferred(&deviant(&query::SubstringTerms), 1);
+    assert!(
+        matches!(
+            substrings.profile.query_terms,
+            QueryTerms::Substrings { .. }
+        ),
+        "{}",
+        substrings.to_toml()
     );
 }

@@ -32,6 +32,7 @@
 //! ```
 
 mod decide;
+mod key;
 mod limit;
 mod retrieval;
 mod strings;
@@ -253,6 +254,8 @@ impl Inference {
         }
         let dimensions: Vec<&str> = match key {
             "multi_word" => vec![words::TOGETHER, MultiWord::KEY],
+            // A key joined with a character other than `/` is the table `[key]`.
+            "key.joined_with" => vec![KeyScheme::KEY],
             "capabilities.durable" | "capabilities.shared" => vec![DURABLE_AND_SHARED],
             "capabilities.events_delta" => vec![<Option<EventsDelta>>::LABEL],
             key if key.starts_with("vector.") => vec![Retrieval::KEY],
@@ -400,7 +403,7 @@ pub fn infer(
 /// Every dimension after the retrieval, under the retrieval decided: the word rules only for
 /// a lexical one; the strings, `probed` first, checked last under the profile decided.
 fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
-    run.dimension::<KeyScheme>();
+    key::decide(&mut run);
     run.dimension::<Readd>();
     run.dimension::<Timestamps>();
     run.dimension::<ToolData>();

@@ -200,5 +200,11 @@ fn candidates() -> Vec<(String, WordRule, QueryTerms)> {
             ));
         }
     }
+    // Last: a term matched anywhere in the text claims least of the word rules.
+    candidates.push((
+        "ASCII letters; query tokens on ASCII whitespace, matched as substrings".to_owned(),
+        WordRule::AsciiLetters,
+        QueryTerms::Substrings { separators: ascii },
+    ));
     candidates
 }

@@ -5,6 +5,7 @@
 //! documentation of how it behaves.
 
 pub(crate) mod dimension;
+mod key;
 mod presets;
 mod table;
 // Read by the oracle (the harness) and by profile-aware explanation.
@@ -13,6 +14,7 @@ pub(crate) mod words;
 
 use serde::{Deserialize, Serialize};
 
+pub use key::KeyScheme;
 pub use presets::presets;
 
 /// How a backend means to behave, dimension by dimension.
@@ -168,18 +170,6 @@ pub enum VectorIndex {
         /// The declared recall tolerance, in percent of the nearest `k`.
         min_recall_percent: u8,
     },
-}
-
-/// How (app name, user id) selects a store.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum KeyScheme {
-    /// The pair is kept structured (a tuple, a struct, two columns): no two pairs share a store.
-    Structured,
-    /// The pair is joined into the string `app + "/" + user`: (`a/b`, `c`) and (`a`, `b/c`)
-    /// share one store (ADK Java, ADK JS).
-    JoinedWithSlash,
 }
 
 /// What re-adding a session id does.
@@ -415,6 +405,16 @@ pub enum QueryTerms {
     /// and no run is an operator (ADK Python's `SqliteMemoryService` quotes every run as an
     /// FTS5 phrase and joins them with `OR`, so `coffee_coffee` finds only "coffee coffee").
     WordRuns,
+    /// Lowercase, split on `separators`; a term matches an event whose indexed text (its text
+    /// parts, and its tool data where indexed, joined by spaces), lowercased, contains it
+    /// anywhere, also inside a word or across punctuation: `off` finds "Coffee", `e,t` finds
+    /// "tea,toast" (a service that runs `LIKE '%term%'` or Python's `term in text.lower()` per
+    /// query word). The event word rule still says which events carry a word (a re-add without
+    /// one, a blank event), but not what a term matches.
+    Substrings {
+        /// Which characters split the query.
+        separators: Separators,
+    },
 }
 
 /// Which characters split a query into tokens, or text into words.

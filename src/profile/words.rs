@@ -188,7 +188,8 @@ fn fold_full_text(word: &str, remove_diacritics: RemoveDiacritics) -> String {
 }
 
 /// One term of a query: the words an event must hold (consecutively, if more than one), and
-/// for non-ASCII terms under ADK Python's rule, the text it may match as a substring.
+/// for non-ASCII terms under ADK Python's rule, the text it may match as a substring; under
+/// [`QueryTerms::Substrings`], no word and only that text.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Term {
     pub(crate) words: Vec<String>,
@@ -232,6 +233,15 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
             })
             // FTS5 ignores a phrase that holds no word (`Ⓐ`).
             .filter(|term| !term.words.is_empty())
+            .collect(),
+        QueryTerms::Substrings { separators } => query
+            .to_lowercase()
+            .split(|c| separators.contains(c))
+            .filter(|t| !t.is_empty())
+            .map(|token| Term {
+                words: Vec::new(),
+                substring: Some(token.to_owned()),
+            })
             .collect(),
         QueryTerms::WordRuns => {
             let query: String = match profile.event_words {
@@ -295,27 +305,28 @@ impl IndexedEvent {
     pub(crate) fn new(profile: &Profile, content: &Content) -> Self {
         let joined = indexed_text(profile, content);
         let words = text_words(profile.event_words, &joined);
-        let substrings = matches!(
-            profile.query_terms,
+        let lowered = match profile.query_terms {
             QueryTerms::Words {
-                non_ascii_substring: true
-            }
-        );
+                non_ascii_substring: true,
+            } => joined.nfc().collect::<String>().to_lowercase(),
+            QueryTerms::Substrings { .. } => joined.to_lowercase(),
+            _ => String::new(),
+        };
         Self {
             set: words.iter().cloned().collect(),
             words,
-            lowered: if substrings {
-                joined.nfc().collect::<String>().to_lowercase()
-            } else {
-                String::new()
-            },
+            lowered,
         }
     }
 
     /// Whether `term` matches this event.
     pub(crate) fn matches(&self, term: &Term) -> bool {
         match term.words.as_slice() {
-            [] => false,
+            // A substring term (`QueryTerms::Substrings`) holds no word.
+            [] => term
+                .substring
+                .as_ref()
+                .is_some_and(|s| self.lowered.contains(s.as_str())),
             [word] => {
                 self.set.contains(word)
                     || term

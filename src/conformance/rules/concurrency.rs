@@ -6,8 +6,7 @@ use super::{Requirement, always, exactly, per_search};
 use crate::MemoryKey;
 use crate::conformance::generate::scenario::{Scenario, Step, search};
 use crate::conformance::generate::values::{WORDS, content, key, session_of, stored_apart};
-use crate::profile::Profile;
-use crate::profile::Readd;
+use crate::profile::{Profile, QueryTerms, Readd};
 
 rule! {
     pub fn concurrency_adds_land -> ADDS_LAND {
@@ -28,11 +27,17 @@ rule! {
                             )
                         })
                         .collect();
+                    // Under substring terms no word may hold another (`coffee` is in `coffeex`),
+                    // so every word takes a suffix of one letter there.
+                    let suffixes = match profile.query_terms {
+                        QueryTerms::Substrings { .. } => ["q", "x", "y"],
+                        _ => ["", "x", "y"],
+                    };
                     let word = |s: usize| {
                         format!(
                             "{}{}",
                             WORDS[s % WORDS.len()],
-                            ["", "x", "y"][s / WORDS.len() % 3]
+                            suffixes[s / WORDS.len() % 3]
                         )
                     };
                     let adds: Vec<_> = (0..sessions)

@@ -174,6 +174,7 @@ dimension! {
             QueryTerms::Words { non_ascii_substring: false },
             QueryTerms::Phrases { separators: Separators::AsciiWhitespace },
             QueryTerms::WordRuns,
+            QueryTerms::Substrings { separators: Separators::AsciiWhitespace },
         ],
     }
     QueryTerms::Tokens { separators: s } => {
@@ -206,6 +207,13 @@ dimension! {
         rules: ["punctuation.query", "query.non_ascii", "query.multi_word", "model.random_ops"],
         inputs: ["punctuation", "separators", "non-ASCII words"],
         text: "NFC, each run of word characters and % a phrase cut like event words, no operators",
+    }
+    QueryTerms::Substrings { separators: s } => {
+        value: "substrings",
+        says: "split on the declared separators, lowercased; a term matches where the lowercased stored text contains it, inside a word too",
+        rules: ["query.case_insensitive", "query.digits", "query.non_ascii", "model.random_ops"],
+        inputs: ["cased words", "digits", "non-ASCII words", "random operations"],
+        text: format!("lowercased, split on {}, each token matched as a substring of the lowercased text", separators(*s)),
     }
 }
 

@@ -10,7 +10,7 @@ dimension! {
         label: "key",
         decided_by: &["key.no_separator_collision", "key.isolation"],
         field: key,
-        values: [KeyScheme::Structured, KeyScheme::JoinedWithSlash],
+        values: [KeyScheme::Structured, KeyScheme::JoinedWithSlash, KeyScheme::JoinedWith(':')],
     }
     KeyScheme::Structured => {
         value: "structured",
@@ -29,6 +29,17 @@ dimension! {
             "(\"a/b\", \"c\") and (\"a\", \"b/c\") join to one string and share one store",
         )],
         text: "string app/user: (a/b, c) collides with (a, b/c)",
+    }
+    KeyScheme::JoinedWith(c) => {
+        value: "joined with another character",
+        says: "pairs that join to one string around the declared character (`app:user`) share a store (an implied violation)",
+        rules: ["key.no_separator_collision", "model.random_ops"],
+        inputs: ["joined keys", "random operations"],
+        implies: [(
+            "key.no_separator_collision",
+            "(\"a:b\", \"c\") and (\"a\", \"b:c\") join to one string around the declared character and share one store",
+        )],
+        text: format!("string app{c}user: (a{c}b, c) collides with (a, b{c}c)"),
     }
 }
 

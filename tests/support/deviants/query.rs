@@ -183,6 +183,35 @@ impl Deviation for SubstringQuery {
     }
 }
 
+/// Answers the events whose text, lowercased and its parts joined with a space, contains a
+/// word of the lowercased query (split on ASCII whitespace) anywhere, also inside a word, as a
+/// service that runs `LIKE '%word%'` per query word does. Its profile declares `query_terms`
+/// `substrings`, under which it passes; claiming the reference's tokens, it finds `off` in
+/// "coffee". Breaks R5.any-token.
+#[derive(Debug)]
+pub struct SubstringTerms;
+
+#[async_trait]
+impl Deviation for SubstringTerms {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let query = search.query.to_lowercase();
+        let terms: Vec<&str> = query
+            .split(|c: char| c.is_ascii_whitespace() || c == '\u{B}')
+            .filter(|t| !t.is_empty())
+            .collect();
+        Ok(matching(store, search, |content| {
+            let texts: Vec<&str> = content.texts().filter(|t| !t.is_empty()).collect();
+            let text = texts.join(" ").to_lowercase();
+            terms.iter().any(|term| text.contains(term))
+        }))
+    }
+}
+
 /// The entries of the events the reference keeps (content present, with a part) under the
 /// search's key whose content `matches`: each session as last added, sessions in the order
 /// their ids were first added, events in session order.

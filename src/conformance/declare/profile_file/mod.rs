@@ -135,10 +135,10 @@ fn located(text: &str, err: &toml::de::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::RemoveDiacritics;
     use crate::profile::{
         BlankEvents, BlankQuery, Duplicates, EventIds, Strings, Timestamps, WordRule, presets,
     };
+    use crate::profile::{KeyScheme, RemoveDiacritics};
 
     #[test]
     fn every_preset_round_trips_through_the_format() {
@@ -221,6 +221,17 @@ mod tests {
     }
 
     #[test]
+    fn a_key_joined_with_another_character_reads_and_writes_back() {
+        let file = ProfileFile::parse(
+            "format = 1\nextends = \"reference\"\nkey = { joined_with = \":\" }\n",
+        )
+        .unwrap();
+        assert_eq!(file.profile.key, KeyScheme::JoinedWith(':'));
+        let again = ProfileFile::parse(&file.to_toml()).unwrap();
+        assert_eq!(again.profile.key, KeyScheme::JoinedWith(':'));
+    }
+
+    #[test]
     fn extends_starts_from_a_preset_and_overrides_whole_dimensions() {
         let file = ProfileFile::parse(
             "format = 1\nextends = \"adk-js\"\nname = \"x\"\n[event_words]\nrule = \"full-text\"\nremove_diacritics = \"single\"\n[capabilities]\ndurable = true\n[gate]\nseed = 7\nop_timeout_seconds = 30\n",
@@ -285,6 +296,14 @@ mod tests {
                 "missing field `reason`",
             ),
             ("format = 1\nextends = [\n", "line 2, column"),
+            (
+                "format = 1\nextends = \"reference\"\nkey = { joined_with = \"/\" }\n",
+                "field `key`: a key joined with `/` is written `key = \"joined-with-slash\"`",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\nkey = { joined_with = \"::\" }\n",
+                "expected a character",
+            ),
         ];
         for (text, expected) in cases {
             let err = ProfileFile::parse(text).unwrap_err().to_string();

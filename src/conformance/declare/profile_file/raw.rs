@@ -244,6 +244,12 @@ impl RawFile {
         if let Some(retrieval) = RawRetrieval::read(self.retrieval, self.vector)? {
             profile.retrieval = retrieval;
         }
+        if self.key == Some(KeyScheme::JoinedWith('/')) {
+            return Err(
+                "field `key`: a key joined with `/` is written `key = \"joined-with-slash\"`"
+                    .into(),
+            );
+        }
         set(&mut profile.key, self.key);
         set(&mut profile.readd, self.readd);
         set(&mut profile.multi_word, self.multi_word);

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use crate::Content;
 use crate::embed::Embedder;
+use crate::profile::Profile;
 use crate::profile::words::IndexedEvent;
-use crate::profile::{KeyScheme, Profile};
 
 mod search;
 mod writes;
@@ -93,9 +93,9 @@ impl Oracle {
     }
 
     fn store_key(&self, app_name: &str, user_id: &str) -> StoreKey {
-        match self.profile.key {
-            KeyScheme::Structured => StoreKey::Pair(app_name.to_owned(), user_id.to_owned()),
-            KeyScheme::JoinedWithSlash => StoreKey::Joined(format!("{app_name}/{user_id}")),
+        match self.profile.key.joined(app_name, user_id) {
+            None => StoreKey::Pair(app_name.to_owned(), user_id.to_owned()),
+            Some(joined) => StoreKey::Joined(joined),
         }
     }
 
@@ -117,7 +117,9 @@ mod tests {
     use super::search::BLANK_SIMILARITY;
     use super::*;
     use crate::Session;
-    use crate::profile::{EventsDelta, Limit, MultiWord, Order, Readd};
+    use crate::profile::{
+        EventsDelta, KeyScheme, Limit, MultiWord, Order, QueryTerms, Readd, Separators,
+    };
     use crate::{Event, MemoryEntry, Part};
 
     fn session(app: &str, user: &str, id: &str, texts: &[&str]) -> Session {
@@ -253,6 +255,7 @@ mod tests {
         for (scheme, shared) in [
             (KeyScheme::Structured, false),
             (KeyScheme::JoinedWithSlash, true),
+            (KeyScheme::JoinedWith(':'), false),
         ] {
             let mut profile = reference();
             profile.key = scheme;
@@ -266,6 +269,35 @@ mod tests {
             assert_eq!(found(&oracle, "a/b", "c", "coffee"), ["coffee"]);
             assert!(found(&oracle, "a", "bc", "coffee").is_empty());
         }
+    }
+
+    #[test]
+    fn a_substring_term_matches_inside_a_word_and_across_punctuation_case_folded() {
+        let mut profile = reference();
+        profile.query_terms = QueryTerms::Substrings {
+            separators: Separators::AsciiWhitespace,
+        };
+        let mut oracle = Oracle::new(&profile);
+        oracle.add(&session("a", "u", "s-1", &["Coffee,Tea", "?!", "milk"]));
+        assert_eq!(found(&oracle, "a", "u", "OFF"), ["Coffee,Tea"]);
+        assert_eq!(found(&oracle, "a", "u", "e,t"), ["Coffee,Tea"]);
+        assert_eq!(found(&oracle, "a", "u", "?"), ["?!"]);
+        assert_eq!(found(&oracle, "a", "u", "ilk zebra"), ["milk"]);
+        assert!(found(&oracle, "a", "u", "coffeetea").is_empty());
+        assert!(found(&oracle, "a", "u", " \t").is_empty());
+    }
+
+    #[test]
+    fn a_key_joined_with_another_character_shares_a_store_around_that_character_only() {
+        let mut profile = reference();
+        profile.key = KeyScheme::JoinedWith(':');
+        let mut oracle = Oracle::new(&profile);
+        oracle.add(&session("a:b", "c", "s-1", &["coffee"]));
+        oracle.add(&session("a/b", "c", "s-1", &["tea"]));
+        assert_eq!(found(&oracle, "a", "b:c", "coffee"), ["coffee"]);
+        assert!(found(&oracle, "a", "b/c", "tea").is_empty());
+        assert_eq!(found(&oracle, "a/b", "c", "tea"), ["tea"]);
+        assert!(found(&oracle, "a", "bc", "coffee").is_empty());
     }
 
     #[test]

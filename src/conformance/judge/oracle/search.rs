@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use crate::Content;
 use crate::embed::{Embedder, cosine};
 use crate::profile::words::{IndexedEvent, Term, query_terms};
-use crate::profile::{Limit, MultiWord, Order, VectorIndex};
+use crate::profile::{Limit, MultiWord, Order, QueryTerms, VectorIndex};
 
 use super::{ModelEvent, ModelSession, Oracle};
 
@@ -83,7 +83,9 @@ impl Oracle {
 
     /// How many distinct terms match `event` (0 when the event does not match the query).
     fn matched_terms(&self, terms: &[Term], event: &IndexedEvent) -> usize {
-        if !event.has_words() {
+        // An event without a word matches no word; a substring may still occur in its text.
+        let substrings = matches!(self.profile.query_terms, QueryTerms::Substrings { .. });
+        if !event.has_words() && !substrings {
             return 0;
         }
         let matched = terms.iter().filter(|t| event.matches(t)).count();
