@@ -213,3 +213,84 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::Profile;
+
+    /// The gate's test binary from its command line to its output, as `cargo test` and
+    /// `cargo nextest` call it (nextest lists with `--list --format terse`, then runs each
+    /// test with `--exact NAME --nocapture`).
+    fn run_words(gate: &Gate, words: &[&str]) -> (Conclusion, String) {
+        let target = TestTarget {
+            manifest_dir: env!("CARGO_MANIFEST_DIR"),
+            package: env!("CARGO_PKG_NAME"),
+            file: file!(),
+            module: module_path!(),
+        };
+        let arguments = Arguments::parse(words.iter().copied()).unwrap();
+        let pin: Arc<Pin> = Arc::new(|_: &str, _: &str| {});
+        let mut bytes = Vec::new();
+        let conclusion = {
+            let mut output = OutcomeOutput::new(&mut bytes, arguments.format, false);
+            run_gate(
+                gate,
+                target,
+                pin,
+                &arguments,
+                &Verdicts::default(),
+                &mut output,
+            )
+            .unwrap()
+        };
+        (conclusion, String::from_utf8(bytes).unwrap())
+    }
+
+    #[test]
+    fn nextests_list_names_every_trial_as_a_test() {
+        let gate = Gate::reference();
+        let (conclusion, text) = run_words(&gate, &["--list", "--format", "terse"]);
+        let expected: String = gate
+            .trials()
+            .iter()
+            .map(|trial| format!("reference::{}: test\n", trial.id()))
+            .collect();
+        assert_eq!(text, expected);
+        assert_eq!(conclusion, Conclusion::default());
+    }
+
+    #[test]
+    fn an_exact_name_runs_that_test_alone_and_counts_the_rest_filtered_out() {
+        let gate = Gate::reference().cases(4).seed(7);
+        let total = gate.trials().len();
+        let (conclusion, text) = run_words(
+            &gate,
+            &["--exact", "reference::key.isolation", "--nocapture"],
+        );
+        let expected = format!(
+            "\nrunning 1 test\ntest reference::key.isolation ... ok\n\ntest result: ok. 1 passed; \
+             0 failed; 0 ignored; 0 measured; {} filtered out; finished in ",
+            total - 1
+        );
+        assert!(text.starts_with(&expected), "{text}");
+        assert_eq!(conclusion.passed, 1);
+    }
+
+    #[test]
+    fn a_known_violation_is_listed_with_its_kind_and_selected_by_either_name() {
+        let gate = Gate::new(
+            Gate::reference()
+                .subject()
+                .clone()
+                .with_profile(Profile::adk_js()),
+        );
+        let listed = "[known-violation] reference::key.no_separator_collision";
+        let (_, text) = run_words(&gate, &["--list", "--format", "terse"]);
+        assert!(text.contains(&format!("\n{listed}: test\n")), "{text}");
+        for name in [listed, "reference::key.no_separator_collision"] {
+            let (_, text) = run_words(&gate, &["--list", "--format", "terse", "--exact", name]);
+            assert_eq!(text, format!("{listed}: test\n"));
+        }
+    }
+}
