@@ -78,13 +78,13 @@ impl Arguments {
     /// as the default thread count, as libtest reads it.
     pub fn from_env() -> Result<Self, String> {
         let mut arguments = Self::parse(std::env::args().skip(1))?;
-        if arguments.test_threads.is_none() {
-            if let Ok(threads) = std::env::var("RUST_TEST_THREADS") {
-                arguments.test_threads = Some(
-                    thread_count(&threads)
-                        .map_err(|problem| format!("RUST_TEST_THREADS: {problem}"))?,
-                );
-            }
+        if arguments.test_threads.is_none()
+            && let Ok(threads) = std::env::var("RUST_TEST_THREADS")
+        {
+            arguments.test_threads = Some(
+                thread_count(&threads)
+                    .map_err(|problem| format!("RUST_TEST_THREADS: {problem}"))?,
+            );
         }
         Ok(arguments)
     }
