@@ -21,7 +21,8 @@
 //!
 //! - `harness` (default): the conformance harness (rules, generators, the test runner,
 //!   recall snapshots, [`infer`], the [`probe`] corpus, the [`process`] bridge and the recall
-//!   [`benchmark`]'s data and runs), with proptest, insta, libtest-mimic and sha2. A backend
+//!   [`benchmark`]'s data and runs), with proptest, insta and sha2 (the test runner, libtest's
+//!   command line and output for `cargo test` and `cargo nextest`, is the kit's own). A backend
 //!   crate depends on the kit with `default-features = false`, which keeps the model, the
 //!   trait, the reference, inspection, profiles and gate declarations, and adds the kit with
 //!   the harness as a dev-dependency only.
