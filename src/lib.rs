@@ -21,11 +21,13 @@
 //!
 //! - `harness` (default): the conformance harness (rules, generators, the test runner,
 //!   recall snapshots, [`infer`], the [`probe`] corpus, the [`process`] bridge and the recall
-//!   [`benchmark`]'s data and runs), with proptest, insta and sha2 (the test runner, libtest's
+//!   [`benchmark`]'s data and runs), with proptest and insta (the test runner, libtest's
 //!   command line and output for `cargo test` and `cargo nextest`, is the kit's own). A backend
 //!   crate depends on the kit with `default-features = false`, which keeps the model, the
 //!   trait, the reference, inspection, profiles and gate declarations, and adds the kit with
 //!   the harness as a dev-dependency only.
+//! - `locomo`: the harness, and LoCoMo read into the recall benchmark (`Benchmark::locomo`,
+//!   its SHA-256 checked with sha2). The command turns it on; a backend crate does not need it.
 //! - `session-database`: read ADK Python's session database (SQLite, through rusqlite).
 //!
 //! ```

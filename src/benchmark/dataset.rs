@@ -20,7 +20,7 @@ pub enum Dataset {
     #[default]
     V1,
     /// LoCoMo (Maharana et al., ACL 2024), `locomo10.json`, read at run time
-    /// ([`Benchmark::locomo`]).
+    /// (`Benchmark::locomo`, with the `locomo` feature).
     Locomo,
 }
 

@@ -28,7 +28,7 @@ mod dataset;
 pub(crate) mod floor;
 #[cfg(feature = "harness")]
 mod floor_check;
-#[cfg(feature = "harness")]
+#[cfg(feature = "locomo")]
 mod locomo;
 #[cfg(feature = "harness")]
 mod metrics;
@@ -45,7 +45,7 @@ pub use question_kind::QuestionKind;
 pub use compare::{Comparison, FOUND_WITHIN};
 #[cfg(feature = "harness")]
 pub use dataset::{Benchmark, Dataset, Question};
-#[cfg(feature = "harness")]
+#[cfg(feature = "locomo")]
 pub use locomo::{LOCOMO_ENV, LOCOMO_SHA256, LOCOMO_SOURCE, locomo_missing, locomo_path};
 #[cfg(feature = "harness")]
 pub use metrics::Metrics;
