@@ -91,6 +91,11 @@ pub struct Inference {
     pub profile: Profile,
     /// One decision per dimension, in the order they were made.
     pub decisions: Vec<Decision>,
+    /// The rules that still fail on the backend under [`Inference::profile`], each with the
+    /// first line of its verdict: the last step of `infer` gates every rule of the catalogue
+    /// on the profile decided. Not a claim: a defect of the backend, or a design no value of
+    /// the vocabulary says; the gate on the profile shows them red.
+    pub still_failing: Vec<String>,
 }
 
 impl Inference {
@@ -127,6 +132,15 @@ impl Inference {
         );
         for decision in &self.decisions {
             let _ = writeln!(out, "# {}", comment(&decision.note()));
+        }
+        if !self.still_failing.is_empty() {
+            out.push_str(
+                "#\n# Still failing under this profile, every rule gated on it: a defect of the backend,\n\
+                 # or a design no value says (the gate names the value at fault where one fits):\n",
+            );
+            for failing in &self.still_failing {
+                let _ = writeln!(out, "#   {}", comment(failing));
+            }
         }
         out.push('\n');
         out.push_str(&self.commented(&ProfileFile::of(self.profile.clone()).to_toml()));
@@ -179,11 +193,19 @@ impl Inference {
     /// contract's, with the rules that held for them; and the dimensions infer does not decide,
     /// whose contract values stand, not checked.
     fn top_level_left(&self, written: &[String], out: &mut String) {
-        if !written.iter().any(|key| key == Strings::KEY)
-            && let Ok(serde_json::Value::String(value)) = serde_json::to_value(self.profile.strings)
-        {
-            let claim = self.claim(Strings::KEY).unwrap_or_default();
-            let _ = writeln!(out, "{} = \"{value}\"  # {}", Strings::KEY, comment(&claim));
+        for (key, value) in [
+            (Strings::KEY, serde_json::to_value(self.profile.strings)),
+            (
+                Duplicates::KEY,
+                serde_json::to_value(self.profile.duplicates),
+            ),
+        ] {
+            if !written.iter().any(|k| k == key)
+                && let Some(claim) = self.claim(key)
+                && let Ok(serde_json::Value::String(value)) = value
+            {
+                let _ = writeln!(out, "{key} = \"{value}\"  # {}", comment(&claim));
+            }
         }
         let mut standing = Vec::new();
         for (key, value) in [
@@ -198,6 +220,7 @@ impl Inference {
             ),
         ] {
             if !written.iter().any(|k| k == key)
+                && self.claim(key).is_none()
                 && let Ok(serde_json::Value::String(value)) = value
             {
                 standing.push(format!("{key} = {value}"));
@@ -421,10 +444,43 @@ fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
     }
     durable_and_shared(&mut run);
     calls(&mut run);
+    duplicates(&mut run);
+    if run.misfit(Order::KEY) {
+        if run.profile.is_lexical() {
+            run.dimension::<Order>();
+        } else {
+            retrieval::order(&mut run);
+        }
+    }
     strings::decide(&mut run, probed);
+    sound(&mut run.profile);
+    let still_failing = run.still_failing();
     let mut inference = run.finish();
-    sound(&mut inference.profile);
+    inference.still_failing = still_failing;
     inference
+}
+
+/// Whether the backend merges equal entries, decided once the calls are known, since the
+/// rules that tell it combine them (the order is decided again after it where no order fitted
+/// with every duplicate kept). Where those rules fail under either value, duplicates are not
+/// what is at fault: the contract's value stays, not claimed, and the final check names them.
+fn duplicates(run: &mut Run<impl FnMut(&str)>) {
+    let before = run.profile.duplicates;
+    run.dimension::<Duplicates>();
+    if run.misfit(Duplicates::KEY) {
+        run.profile.duplicates = before;
+        run.forget(&[Duplicates::KEY]);
+        run.declined(
+            Duplicates::KEY,
+            "kept",
+            Duplicates::DECIDED_BY,
+            format!(
+                "{} failed under every value alike",
+                Duplicates::DECIDED_BY.join(", ")
+            ),
+            false,
+        );
+    }
 }
 
 /// Durable and shared, decided together: a backend whose storage outlives an instance is
@@ -547,6 +603,7 @@ mod tests {
         };
         let inference = Inference {
             profile: Profile::reference(),
+            still_failing: Vec::new(),
             decisions: vec![
                 decision("key", None, Vec::new()),
                 decision(
@@ -576,6 +633,7 @@ mod tests {
         ));
         let fits = Inference {
             profile: Profile::reference(),
+            still_failing: Vec::new(),
             decisions: vec![decision("key", None, Vec::new())],
         };
         assert_eq!(fits.misfit_reports(), "");
@@ -593,6 +651,7 @@ mod tests {
         assert_eq!(profile.name, "inferred");
         let inference = Inference {
             profile,
+            still_failing: Vec::new(),
             decisions: vec![Decision {
                 dimension: "key".to_owned(),
                 value: "structured".to_owned(),

@@ -135,8 +135,7 @@ dimension! {
     Duplicates {
         key: "duplicates",
         label: "duplicates",
-        // `infer` does not decide it: a backend is inferred as returning each stored entry.
-        decided_by: &[],
+        decided_by: &["model.random_ops", "result.order", "delta.as_declared"],
         field: duplicates,
         values: [Duplicates::Kept, Duplicates::Merged],
     }
