@@ -10,7 +10,7 @@ use std::time::Duration;
 use memory_conformance::conformance::rules::{self, Rule};
 use memory_conformance::conformance::{DEFAULT_OP_TIMEOUT, KnownViolation, ProfileFile};
 use memory_conformance::conformance::{
-    Gate, RECALL_FLOOR, RECALL_SNAPSHOT, Subject, Trial, TrialOutcome,
+    Gate, RECALL_FLOOR, RECALL_SNAPSHOT, RuleSetVersion, Subject, Trial, TrialOutcome,
 };
 use memory_conformance::process::bridged_subject;
 use serde::Serialize;
@@ -253,6 +253,10 @@ impl Shown {
 struct Summary<'a> {
     backend: &'a str,
     profile: &'a str,
+    /// The rule set the gate counted: the one `rules_as_of` pins, else the kit's.
+    rule_set: RuleSetVersion,
+    /// Whether `rules_as_of` pins it.
+    rules_pinned: bool,
     seed: Option<u64>,
     tests: &'a [TestRun],
     passed: usize,
@@ -324,6 +328,8 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     let summary = Summary {
         backend: &backend,
         profile: &options.file.profile.name,
+        rule_set: gate.rule_set(),
+        rules_pinned: gate.pinned_rule_set().is_some(),
         seed: options.file.seed,
         tests: &runs,
         passed: count(Shown::Ok),
@@ -342,7 +348,8 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     };
     if let Some(path) = &options.junit {
         let cases: Vec<Case> = runs.iter().map(junit_case).collect();
-        std::fs::write(path, junit::render(&backend, &cases))
+        let properties = [("rule_set", summary.rule_set.to_string())];
+        std::fs::write(path, junit::render(&backend, &properties, &cases))
             .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
     }
     if options.json {
@@ -521,11 +528,14 @@ fn test_run(gate: &Gate, test: &Trial, snapshots: Option<&Path>) -> TestRun {
         None => Err("no folder to pin the recall in: give --snapshots".to_owned()),
     };
     let outcome = test.run(gate, &pin);
-    let note = outcome.known_violation_note().or_else(|| {
-        outcome
-            .operation_mix()
-            .map(|mix| format!("operation mix, {mix}"))
-    });
+    let note = outcome
+        .known_violation_note()
+        .or_else(|| outcome.new_rule_report())
+        .or_else(|| {
+            outcome
+                .operation_mix()
+                .map(|mix| format!("operation mix, {mix}"))
+        });
     let (outcome, detail) = match outcome {
         TrialOutcome::Passed { .. } => (Shown::Ok, note),
         TrialOutcome::Ignored(reason) => (Shown::Ignored, Some(reason)),
@@ -637,6 +647,15 @@ impl Printer {
             summary.ignored,
             summary.filtered_out
         );
+        let pinned = if summary.rules_pinned {
+            format!(
+                " (pinned by rules_as_of; this kit's are {})",
+                RuleSetVersion::CURRENT
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "  rules {}{pinned}", summary.rule_set);
         for run in summary
             .tests
             .iter()
