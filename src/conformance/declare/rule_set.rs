@@ -66,6 +66,14 @@ impl RuleSetVersion {
         }
     }
 
+    /// The rule set after this one (`0.2` after `0.1`).
+    pub(crate) const fn next(self) -> Self {
+        Self {
+            major: self.major,
+            minor: self.minor + 1,
+        }
+    }
+
     /// The version as a gate pins it: `MAJOR.MINOR`, from [`FIRST`](Self::FIRST) to
     /// [`CURRENT`](Self::CURRENT). `Err` says what was expected.
     fn parse(text: &str) -> Result<Self, String> {

@@ -168,13 +168,17 @@ impl Rule {
         self.since
     }
 
-    /// The same rule, as if a later rule set had brought it: for the kit's own tests of
-    /// [`Gate::rules_as_of`](super::Gate::rules_as_of), which need a rule later than the
-    /// first rule set while every rule of the kit is in it.
+    /// The same rule, as if the rule set after this kit's had brought it: for the kit's own
+    /// tests of [`Gate::rules_as_of`](super::Gate::rules_as_of), which need a rule later than
+    /// a pin while every rule of the kit is in the first rule set. The gate weighs it by the
+    /// same [`since`](Rule::since) as every rule.
     #[doc(hidden)]
     #[must_use]
-    pub fn brought_by(self, since: RuleSetVersion) -> Self {
-        Self { since, ..self }
+    pub fn brought_by_next_rule_set(self) -> Self {
+        Self {
+            since: RuleSetVersion::CURRENT.next(),
+            ..self
+        }
     }
 
     /// The rule in one sentence.
