@@ -1,6 +1,7 @@
 //! The gate: known violations (declared or implied by the profile) pass while present and fail
 //! once gone (intermittent ones pass either way, and say which), declarations are validated, rules that do not apply say why, and a backend that
-//! blocks its thread cannot hang the gate.
+//! blocks its thread cannot hang the gate; a gate pinned to an earlier rule set (`rules_as_of`)
+//! reports a later rule as new without failing on it.
 
 mod support;
 
