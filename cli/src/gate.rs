@@ -78,6 +78,11 @@ pub struct Flags {
     /// The seed cases are generated from (default: PROPTEST_RNG_SEED, else random).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Count only the rules of this kit version's rule set (`0.1`); a later rule runs and is
+    /// reported as new without failing the gate (default: the profile file's `rules_as_of`,
+    /// else every rule of the kit).
+    #[arg(long, value_name = "VERSION")]
+    pub rules_as_of: Option<RuleSetVersion>,
     /// How long the whole run may take (`90s`, `5m`, `1h`, `1m30s`): the rules share it, each
     /// running the cases that fit its share, at least one; the summary says what ran.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
@@ -115,7 +120,7 @@ pub struct Flags {
 
 impl Flags {
     /// The run the flags ask for: the profile file loaded, the flags' known violations before
-    /// its own, their cases and seed winning over its, and the per-call timeout the flag's,
+    /// its own, their cases, seed and rule set winning over its, and the per-call timeout the flag's,
     /// else the file's, else [`DEFAULT_OP_TIMEOUT`]. `Err` names what is wrong.
     pub fn options(self) -> Result<Options, String> {
         let declared = self
@@ -138,6 +143,7 @@ impl Flags {
         file.known_violations.splice(0..0, declared);
         file.cases = self.cases.or(file.cases);
         file.seed = self.seed.or(file.seed);
+        file.rules_as_of = self.rules_as_of.or(file.rules_as_of);
         Ok(Options {
             command: self.command,
             file,
@@ -222,8 +228,11 @@ fn parse_partition(text: &str) -> Result<(usize, usize), String> {
 struct TestRun {
     name: String,
     outcome: Shown,
-    /// The failure report, the reason a test was ignored, or a known violation's reason.
+    /// The failure report, the reason a test was ignored, a known violation's reason, or a
+    /// new rule's report.
     detail: Option<String>,
+    /// Whether the rule is later than the rule set the gate pins: it ran, and does not count.
+    new_rule: bool,
     #[serde(skip)]
     known_violation: bool,
 }
@@ -528,6 +537,7 @@ fn test_run(gate: &Gate, test: &Trial, snapshots: Option<&Path>) -> TestRun {
         None => Err("no folder to pin the recall in: give --snapshots".to_owned()),
     };
     let outcome = test.run(gate, &pin);
+    let new_rule = outcome.new_rule_report().is_some();
     let note = outcome
         .known_violation_note()
         .or_else(|| outcome.new_rule_report())
@@ -549,6 +559,7 @@ fn test_run(gate: &Gate, test: &Trial, snapshots: Option<&Path>) -> TestRun {
         name: gate.subject().test_name(test.id()),
         outcome,
         detail,
+        new_rule,
         known_violation: test.is_known_violation(),
     }
 }
