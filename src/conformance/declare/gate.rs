@@ -195,6 +195,7 @@ impl Gate {
     }
 
     /// Why the gate's pin is not a rule set, if it is not.
+    #[cfg(feature = "harness")]
     pub(crate) fn rules_as_of_problem(&self) -> Option<String> {
         match &self.rules_as_of {
             Some(Err(problem)) => Some(format!("rules_as_of: {problem}")),

@@ -67,6 +67,7 @@ impl RuleSetVersion {
     }
 
     /// The rule set after this one (`0.2` after `0.1`).
+    #[cfg(feature = "harness")]
     pub(crate) const fn next(self) -> Self {
         Self {
             major: self.major,
