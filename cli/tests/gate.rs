@@ -540,6 +540,43 @@ fn the_outputs_name_the_rule_set_a_profile_file_pins_and_a_wrong_pin_is_refused(
 }
 
 #[test]
+fn the_rules_as_of_flag_pins_the_rule_set_and_refuses_one_the_kit_does_not_have() {
+    let out = gate(&[
+        "--profile",
+        "reference",
+        "--cases",
+        "2",
+        "--rules",
+        "key.*",
+        "--rules-as-of",
+        "0.1",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&json["rule_set"], &json["rules_pinned"]),
+        (&"0.1".into(), &true.into())
+    );
+    assert!(
+        json["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["new_rule"] == false)
+    );
+
+    let out = gate(&["--profile", "reference", "--rules-as-of", "latest"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("'--rules-as-of <VERSION>': expected a rule-set version MAJOR.MINOR"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn the_version_names_the_rule_set_and_its_count_of_rules() {
     let out = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
         .arg("--version")
