@@ -2,6 +2,11 @@
 # Installs each artifact release/build.sh wrote, clean, from that folder only (dependencies
 # from their registries), and tests it as a team would:
 #
+# Each install is the README's own line for it (`pip install ...`, `npm install ...`, `mvn
+# ...install-file ...`), read out of README.md and run exactly as written in a fresh folder
+# where `target/release-artifacts` is the artifacts' folder; tests/readme_install.rs checks that
+# the lines name this version's artifacts and that this script reads them.
+#
 #   python  a fresh venv: `pip install` of the wheel with its `pytest` extra (pytest pinned by
 #           bridges/python/tests/requirements.txt); with no Rust on the PATH, pytest gates a
 #           Python backend through memory_conformance_pytest
@@ -40,6 +45,21 @@ part() {
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+# The README's install line that starts with PREFIX, exactly as written: one line of it must.
+readme_line() {
+  local lines
+  lines="$(grep -- "^$1" README.md || true)"
+  [ -n "$lines" ] && [ "$(printf '%s\n' "$lines" | wc -l)" = 1 ] ||
+    fail "README.md must have exactly one install line starting with '$1', found: ${lines:-none}"
+  printf '%s\n' "$lines"
+}
+
+# A fresh folder where the README's install lines find `target/release-artifacts`.
+fresh_project() {
+  mkdir -p "$1/target"
+  ln -s "$artifacts" "$1/target/release-artifacts"
+}
+
 # The one artifact matching PATTERN in the folder.
 artifact() {
   local found=("$artifacts"/$1)
@@ -55,11 +75,16 @@ checksums() {
 }
 
 python_wheel() {
-  local wheel venv="$work/venv" status=0
+  local wheel venv="$work/venv" status=0 line constraints="$PWD/bridges/python/tests/requirements.txt"
   wheel="$(artifact 'memory_conformance-*.whl')"
+  line="$(readme_line 'pip install ')"
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input --retries 2 --timeout 30 \
-    --only-binary :all: "$wheel[pytest]" -c bridges/python/tests/requirements.txt
+  fresh_project "$work/python"
+  # The README's line with the venv's pip, binaries only, pytest pinned by the constraints.
+  (cd "$work/python" && PATH="$venv/bin:$PATH" PIP_QUIET=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_INPUT=1 PIP_RETRIES=2 PIP_TIMEOUT=30 PIP_ONLY_BINARY=:all: \
+    PIP_CONSTRAINT="$constraints" bash -ec "$line")
+  echo "  $line"
   echo "  installed ${wheel##*/}[pytest] ($("$venv/bin/pytest" --version))"
   # From here on no Rust: the PATH is the venv's and the system's, and no command is named by
   # MEMORY_CONFORMANCE.
@@ -97,21 +122,25 @@ adk_js_version() {
 }
 
 npm_package() {
-  local tarball project="$work/npm" adk
+  local tarball project="$work/npm" adk line
   tarball="$(artifact 'memory-conformance-bridge-*.tgz')"
+  line="$(readme_line 'npm install ')"
   adk="$(adk_js_version)"
-  mkdir "$project"
+  fresh_project "$project"
   printf '{"name": "install-check", "private": true, "type": "module"}\n' >"$project/package.json"
   cp release/install-check/adk.mjs "$project/"
-  (cd "$project" && npm install --no-audit --no-fund --loglevel=error --fetch-retries=2 \
-    --fetch-timeout=30000 "$tarball" "@google/adk@$adk" >/dev/null)
+  (cd "$project" && NPM_CONFIG_AUDIT=false NPM_CONFIG_FUND=false NPM_CONFIG_LOGLEVEL=error \
+    NPM_CONFIG_FETCH_RETRIES=2 NPM_CONFIG_FETCH_TIMEOUT=30000 bash -ec "$line" >/dev/null &&
+    npm install --no-audit --no-fund --loglevel=error --fetch-retries=2 \
+      --fetch-timeout=30000 "@google/adk@$adk" >/dev/null)
+  echo "  $line"
   echo "  installed ${tarball##*/} and @google/adk@$adk"
   # ADK's own log lines (plugin registered, ...) are dropped; the check prints what it checked.
   (cd "$project" && node adk.mjs) | grep -v '\[ADK\]'
 }
 
 maven_artifact() {
-  local jar pom repo="$work/m2" project="$work/maven" version
+  local jar pom repo="$work/m2" project="$work/maven" version line
   jar="$(artifact 'adk-java-inspect-*.jar')"
   pom="$(artifact 'adk-java-inspect-*.pom')"
   version="${jar##*/adk-java-inspect-}"
@@ -121,11 +150,15 @@ maven_artifact() {
   rm -rf "$repo/memoryconformance"
   local mvn=(mvn --batch-mode -Dstyle.color=never -Dmaven.repo.local="$repo"
     -Dmaven.wagon.http.retryHandler.count=2)
-  "${mvn[@]}" org.apache.maven.plugins:maven-install-plugin:3.1.3:install-file \
-    -Dfile="$jar" -DpomFile="$pom" >"$work/maven.log" 2>&1 || {
+  line="$(readme_line 'mvn ')"
+  fresh_project "$work/maven-install"
+  # The README's line, its local repository the temporary one (MAVEN_OPTS).
+  (cd "$work/maven-install" && MAVEN_OPTS="-Dmaven.repo.local=$repo -Dstyle.color=never" \
+    bash -ec "$line") >"$work/maven.log" 2>&1 || {
     cat "$work/maven.log"
-    fail "mvn could not install ${jar##*/} into a temporary local repository (above)"
+    fail "the README's line could not install ${jar##*/} into a temporary local repository (above): $line"
   }
+  echo "  $line"
   echo "  installed ${jar##*/} and ${pom##*/} into a temporary local repository"
   mkdir "$project"
   cp -r release/install-check/java/pom.xml release/install-check/java/src "$project/"

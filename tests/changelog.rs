@@ -1,6 +1,9 @@
 //! CHANGELOG.md names every rule of the kit under the version that brought it, so a team that
-//! moves its pin can see which rules are new to it.
+//! moves its pin can see which rules are new to it. The version is spelled once, as `since` in
+//! the rule's declaration (`Rule::since`, what `rules_as_of` pins against); this test holds the
+//! changelog to it.
 
+use memory_conformance::conformance::RuleSetVersion;
 use memory_conformance::conformance::rules::catalogue;
 
 fn changelog() -> String {
@@ -42,6 +45,73 @@ fn every_rule_is_under_the_version_that_brought_it() {
         missing.is_empty(),
         "rules of the catalogue no version of CHANGELOG.md names (add each, as `rule.id`, under \
          the version that brings it): {missing:?}"
+    );
+}
+
+/// A version section's `### Rules` list, the rules that version brought (other subsections name
+/// rules too, as those that check a new value).
+fn rules_list(body: &str) -> &str {
+    let Some(at) = body.find("\n### Rules\n") else {
+        return "";
+    };
+    let list = &body[at + "\n### Rules\n".len()..];
+    &list[..list.find("\n### ").unwrap_or(list.len())]
+}
+
+/// The rule-set version a section's heading names (`0.1.0 (unreleased)` is 0.1), if it names one.
+fn heading_version(heading: &str) -> Option<String> {
+    let number = heading.split_whitespace().next()?;
+    let mut parts = number.split('.');
+    let (major, minor) = (parts.next()?, parts.next()?);
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    (digits(major) && digits(minor)).then(|| format!("{major}.{minor}"))
+}
+
+#[test]
+fn each_rule_is_under_the_version_its_declaration_says_brought_it() {
+    let text = changelog();
+    let sections = versions(&text);
+    let misplaced: Vec<String> = catalogue()
+        .iter()
+        .filter_map(|rule| {
+            let named = format!("`{}`", rule.id());
+            let under: Vec<String> = sections
+                .iter()
+                .filter(|(_, body)| rules_list(body).contains(&named))
+                .map(|(heading, _)| heading_version(heading).unwrap_or_else(|| heading.to_string()))
+                .collect();
+            let since = rule.since().to_string();
+            (under != [since.clone()]).then(|| {
+                format!(
+                    "{} is declared `since: \"{since}\"` but CHANGELOG.md names it under {under:?}",
+                    rule.id()
+                )
+            })
+        })
+        .collect();
+    assert!(
+        misplaced.is_empty(),
+        "each rule must be named in the `### Rules` list of exactly one version section, `## \
+         MAJOR.MINOR.PATCH ...`, the one of its `since` (src/conformance/rules/): {misplaced:#?}"
+    );
+}
+
+#[test]
+fn every_rule_set_version_is_a_section_of_the_changelog() {
+    let text = changelog();
+    let headed: Vec<String> = versions(&text)
+        .iter()
+        .filter_map(|(heading, _)| heading_version(heading))
+        .collect();
+    let current = RuleSetVersion::CURRENT.to_string();
+    assert!(
+        headed.contains(&current),
+        "CHANGELOG.md has no section for this kit's rule set {current} (`## {current}.0 ...`); it has {headed:?}"
+    );
+    let first = RuleSetVersion::FIRST.to_string();
+    assert!(
+        headed.contains(&first),
+        "CHANGELOG.md has no section for the first rule set {first}"
     );
 }
 

@@ -1,6 +1,7 @@
 //! The gate: known violations (declared or implied by the profile) pass while present and fail
 //! once gone (intermittent ones pass either way, and say which), declarations are validated, rules that do not apply say why, and a backend that
-//! blocks its thread cannot hang the gate.
+//! blocks its thread cannot hang the gate; a gate pinned to an earlier rule set (`rules_as_of`)
+//! reports a later rule as new without failing on it.
 
 mod support;
 
@@ -10,7 +11,7 @@ use memory_conformance::conformance::{Gate, Subject, Verdict};
 use memory_conformance::profile::{Order, Profile, Retrieval};
 use rstest::rstest;
 
-use support::deviants::{Deviant, key, liveness, replace};
+use support::deviants::{Deviant, Deviation, key, liveness, replace, result};
 
 fn appending() -> Gate {
     let subject = Subject::new("appending", Profile::reference(), || async {
@@ -621,4 +622,128 @@ fn a_case_that_hit_an_intermittent_violation_is_not_recorded() {
         "a plain known violation's case is recorded"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A gate of a deviant that fails `result.fidelity` alone (it drops each entry's author, as
+/// `tests/deviant_backends.rs` pins), on that test's seed.
+fn authorless() -> Gate {
+    let subject = Subject::new("authorless", result::DropAuthor.profile(), || async {
+        Deviant::new(&result::DropAuthor)
+    });
+    Gate::new(subject).cases(64).seed(0x5EED)
+}
+
+/// `result.fidelity`, as if the rule set after the kit's had brought it: the same `since`
+/// every rule declares, one version later.
+fn later_fidelity() -> &'static rules::Rule {
+    let rule = rules::find("result.fidelity").expect("a rule of the kit");
+    Box::leak(Box::new(rule.brought_by_next_rule_set()))
+}
+
+#[test]
+fn a_gate_pinned_before_a_rule_its_backend_fails_stays_green_and_shows_the_rule_as_new() {
+    let later = later_fidelity();
+    let pinned = authorless().rules_as_of("0.1");
+    assert_eq!(pinned.validate(), Ok(()));
+    // The gate's whole catalogue, with the failing rule as a later rule set brings it.
+    let verdicts: Vec<(&str, Verdict)> = rules::catalogue()
+        .iter()
+        .map(|rule| if rule.id() == later.id() { later } else { rule })
+        .map(|rule| (rule.id(), pinned.check(rule)))
+        .collect();
+    let red: Vec<_> = verdicts.iter().filter(|(_, v)| !v.is_green()).collect();
+    assert!(red.is_empty(), "the pinned gate must stay green: {red:#?}");
+    let (_, new) = verdicts
+        .iter()
+        .find(|(id, _)| *id == "result.fidelity")
+        .unwrap();
+    let Verdict::New {
+        since,
+        pinned: pin,
+        verdict,
+    } = new
+    else {
+        panic!("a rule later than the pin is new, not {new}");
+    };
+    assert_eq!(
+        (since.to_string(), pin.to_string()),
+        ("0.2".into(), "0.1".into())
+    );
+    assert!(
+        matches!(verdict.as_ref(), Verdict::Failed(_)),
+        "the new rule still runs and its failure is reported: {verdict}"
+    );
+    assert_eq!(new.label(), "new, FAIL");
+    let report = new.to_string();
+    assert!(
+        report.starts_with(
+            "new in rules 0.2, after the pinned 0.1: FAIL, not counted until the pin moves"
+        ) && report.contains("rule result.fidelity failed"),
+        "{report}"
+    );
+
+    // Unpinned, every rule counts: the same rule fails the gate.
+    let unpinned = authorless().check(later);
+    assert!(
+        matches!(unpinned, Verdict::Failed(_)),
+        "unpinned, the rule fails the gate: {unpinned}"
+    );
+}
+
+#[test]
+fn a_rule_of_the_pinned_rule_set_counts_as_before() {
+    // result.fidelity as the kit declares it, in rule set 0.1: a gate pinned to 0.1 fails on it.
+    let rule = rules::find("result.fidelity").unwrap();
+    assert_eq!(rule.since().to_string(), "0.1");
+    let verdict = authorless().rules_as_of("0.1").check(rule);
+    assert!(matches!(verdict, Verdict::Failed(_)), "{verdict}");
+}
+
+#[test]
+fn a_pin_that_is_not_a_rule_set_of_the_kit_is_a_wrong_declaration() {
+    for (pin, says) in [
+        ("0.1.0", "MAJOR.MINOR"),
+        ("latest", "MAJOR.MINOR"),
+        ("0.0", "the first rule set is 0.1"),
+        ("9.9", "later than this kit's rules"),
+    ] {
+        let gate = Gate::new(reference()).rules_as_of(pin);
+        let problem = gate.validate().unwrap_err();
+        assert!(
+            problem.starts_with("rules_as_of: expected a rule-set version MAJOR.MINOR")
+                && problem.contains(says),
+            "{pin}: {problem}"
+        );
+        let report = gate.cases(4).run();
+        assert!(!report.is_green(), "{report}");
+    }
+}
+
+#[test]
+fn a_profile_file_pins_the_rule_set_and_refuses_one_the_kit_does_not_have() {
+    use memory_conformance::conformance::{ProfileFile, RuleSetVersion};
+    let file =
+        ProfileFile::parse("format = 1\nextends = \"reference\"\n[gate]\nrules_as_of = \"0.1\"\n")
+            .unwrap();
+    assert_eq!(file.rules_as_of, Some(RuleSetVersion::FIRST));
+    assert_eq!(ProfileFile::parse(&file.to_toml()).unwrap(), file);
+    let gate = Gate::new(reference()).declared_by(&file);
+    assert_eq!(gate.pinned_rule_set(), Some(RuleSetVersion::FIRST));
+    assert_eq!(Gate::new(reference()).pinned_rule_set(), None);
+    assert_eq!(Gate::new(reference()).rule_set(), RuleSetVersion::CURRENT);
+
+    let err =
+        ProfileFile::parse("format = 1\nextends = \"reference\"\n[gate]\nrules_as_of = \"v1\"\n")
+            .unwrap_err()
+            .to_string();
+    assert!(
+        err.starts_with("field `gate.rules_as_of`: expected a rule-set version MAJOR.MINOR")
+            && err.contains("got \"v1\""),
+        "{err}"
+    );
+    let err =
+        ProfileFile::parse("format = 1\nextends = \"reference\"\n[gate]\nrules_as_of = 0.1\n")
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("rules_as_of"), "{err}");
 }

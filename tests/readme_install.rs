@@ -9,6 +9,10 @@
 //! the workspace's build profiles and `Cargo.lock`, so the crates the kit depends on are
 //! compiled once and no registry crate is fetched anew. The crate's folder is removed however
 //! the test ends.
+//!
+//! The README's Python, JavaScript and Java install lines are held to the release folder's
+//! artifacts (this version's names, and `SHA256SUMS` where `release/build.sh` has run), and
+//! `release/install-check.sh` reads them out of README.md and runs them as written.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -209,4 +213,103 @@ fn the_rust_page_gives_the_readmes_dependency_lines() {
         page, readme,
         "docs/gate-a-rust-backend.md's dependency lines differ from the README's"
     );
+}
+
+/// The README's install line starting with `prefix`, exactly one.
+fn install_line<'a>(readme: &'a str, prefix: &str) -> &'a str {
+    let lines: Vec<&str> = readme
+        .lines()
+        .filter(|line| line.starts_with(prefix))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "README.md must have exactly one install line starting with {prefix:?} (release/install-check.sh runs it): {lines:?}"
+    );
+    lines[0]
+}
+
+/// The artifacts a line names, `target/release-artifacts/NAME` (without a `[extra]`).
+fn artifacts_named(line: &str) -> Vec<&str> {
+    line.split("target/release-artifacts/")
+        .skip(1)
+        .map(|rest| {
+            let end = rest
+                .find(|c: char| c == '[' || c == '\'' || c.is_whitespace())
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+        .collect()
+}
+
+#[test]
+fn the_readmes_python_javascript_and_java_lines_install_this_versions_release_artifacts() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).expect("README.md");
+    let script = std::fs::read_to_string(Path::new(ROOT).join("release/install-check.sh"))
+        .expect("release/install-check.sh");
+    let version = env!("CARGO_PKG_VERSION");
+    let sums = std::fs::read_to_string(Path::new(ROOT).join("target/release-artifacts/SHA256SUMS"));
+    // Each language's line: its prefix, and the artifacts release/build.sh writes for it.
+    let expected = [
+        (
+            "pip install ",
+            vec![format!(
+                "memory_conformance-{version}-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
+            )],
+        ),
+        (
+            "npm install ",
+            vec![format!("memory-conformance-bridge-{version}.tgz")],
+        ),
+        (
+            "mvn ",
+            vec![
+                format!("adk-java-inspect-{version}.jar"),
+                format!("adk-java-inspect-{version}.pom"),
+            ],
+        ),
+    ];
+    for (prefix, artifacts) in expected {
+        let line = install_line(&readme, prefix);
+        assert_eq!(
+            artifacts_named(line),
+            artifacts,
+            "README.md's line {line:?} must install this version's artifacts from target/release-artifacts/"
+        );
+        assert!(
+            script.contains(&format!("readme_line '{prefix}'")),
+            "release/install-check.sh must run README.md's {prefix:?} line as written (readme_line '{prefix}')"
+        );
+        // Where release/build.sh has run, the artifacts are the ones it wrote.
+        if let Ok(sums) = &sums {
+            for artifact in &artifacts {
+                assert!(
+                    sums.lines().any(|l| l.ends_with(&format!(" {artifact}"))
+                        || l.ends_with(&format!("*{artifact}"))),
+                    "target/release-artifacts/SHA256SUMS lists no {artifact}, which README.md's line {line:?} installs: rebuild with `bash release/build.sh`, or correct the line"
+                );
+            }
+        }
+    }
+    // The versions the artifacts take their names from are the kit's.
+    for (manifest, says) in [
+        (
+            "bridges/js/package.json",
+            format!("\"version\": \"{version}\""),
+        ),
+        (
+            "bridges/python/pyproject.toml",
+            format!("version = \"{version}\""),
+        ),
+        (
+            "bridges/adk-java-inspect/pom.xml",
+            format!("<version>{version}</version>"),
+        ),
+    ] {
+        let text = std::fs::read_to_string(Path::new(ROOT).join(manifest)).expect(manifest);
+        assert!(
+            text.contains(&says),
+            "{manifest} does not say {says}: the README's install lines name version {version}"
+        );
+    }
 }

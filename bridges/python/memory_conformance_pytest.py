@@ -16,6 +16,11 @@ that reproduces it, ``PROPTEST_RNG_SEED=N pytest 'test_x.py::TestMyMemory::test_
 or is skipped with the reason the rule does not apply to the profile. pytest's
 own options work on the items: ``-k 'key.'``, ``--junitxml gate.xml``.
 
+The kit adds rules over time (``CHANGELOG.md`` says which version brought each). To keep a green
+CI green across kit updates, pin the rules the class counts: ``rules_as_of = "0.1"`` counts the
+rules of kit version 0.1; a later rule still runs as its item, which passes and says it is new
+(``new in rules 0.2, after the pinned 0.1: FAIL, ...``) until the pin moves.
+
 Instead of ``bridge``, ``memory_service = "package.module:factory"`` names a factory of ADK
 Python memory services, served by :mod:`memory_conformance_bridge` (``factory()`` makes an
 empty service; ``factory(storage)`` one on a storage directory, for a durable backend).
@@ -33,10 +38,11 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import warnings
 
 import pytest
 
-__all__ = ["ConformanceTests", "GateError"]
+__all__ = ["ConformanceTests", "GateError", "NewRuleWarning"]
 
 COMMAND = "memory-conformance"
 COMMAND_VARIABLE = "MEMORY_CONFORMANCE"
@@ -48,6 +54,11 @@ PASSED, FAILED, IGNORED = "ok", "FAILED", "ignored"
 
 class GateError(Exception):
     """The gate could not run: bad input (the profile, the options) or a bridge that did not start."""
+
+
+class NewRuleWarning(UserWarning):
+    """A rule later than the class's ``rules_as_of`` ran: its item passed, and this says how the rule
+    came out (pytest's warnings summary lists it), so the pin can move once it holds."""
 
 
 def command():
@@ -89,7 +100,9 @@ class ConformanceTests:
     preset name). Optional: ``backend`` (its name in the kit's messages), ``rules`` (only these
     rule ids or groups, ``["key.*"]``), ``cases`` (generated cases per rule), ``budget`` (how long
     the whole gate may take, ``"5m"``: the rules share it, each running the cases that fit), ``seed``,
-    ``known_violations`` (``{rule id: reason}``), ``time_zone`` (the bridge's ``TZ``, ``"UTC"``).
+    ``known_violations`` (``{rule id: reason}``), ``time_zone`` (the bridge's ``TZ``, ``"UTC"``),
+    ``rules_as_of`` (a kit version, ``"0.1"``: only its rules count, a later rule is reported as new
+    and passes; the profile file's ``[gate] rules_as_of`` when not set).
     """
 
     bridge = None
@@ -102,6 +115,7 @@ class ConformanceTests:
     seed = None
     known_violations = {}
     time_zone = "UTC"
+    rules_as_of = None
 
     def pytest_generate_tests(self, metafunc):
         if metafunc.function.__name__ != TEST_NAME:
@@ -116,7 +130,9 @@ class ConformanceTests:
         pytest.fail(problem, pytrace=False)
 
     def test_conformance(self, conformance_outcome):
-        outcome, detail = conformance_outcome
+        outcome, detail, new_rule = conformance_outcome
+        if new_rule:
+            warnings.warn(NewRuleWarning(detail))
         if outcome == IGNORED:
             pytest.skip(detail or "the rule does not apply to the profile")
         if outcome != PASSED:
@@ -159,6 +175,8 @@ def _arguments(cls, here, node_id):
         arguments += ["--budget", str(cls.budget)]
     if cls.seed is not None:
         arguments += ["--seed", str(cls.seed)]
+    if cls.rules_as_of is not None:
+        arguments += ["--rules-as-of", str(cls.rules_as_of)]
     for rule, reason in cls.known_violations.items():
         arguments += ["--known-violation", f"{rule}={reason}"]
     arguments += ["--reproduce", _reproduce(cls, node_id)]
@@ -167,7 +185,7 @@ def _arguments(cls, here, node_id):
 
 
 def _gate(cls, here, node_id):
-    """``[(rule id, (outcome, detail))]`` of one gate run for ``cls`` (whose test function is the
+    """``[(rule id, (outcome, detail, new rule))]`` of one gate run for ``cls`` (whose test function is the
     pytest node ``node_id``), run once per process."""
     arguments = _arguments(cls, here, node_id)
     key = tuple(arguments)
@@ -184,6 +202,7 @@ def _gate(cls, here, node_id):
             ) from None
         prefix = f"{summary['backend']}::"
         _RUNS[key] = [
-            (test["name"].removeprefix(prefix), (test["outcome"], test["detail"])) for test in summary["tests"]
+            (test["name"].removeprefix(prefix), (test["outcome"], test["detail"], test["new_rule"]))
+            for test in summary["tests"]
         ]
     return _RUNS[key]

@@ -10,7 +10,7 @@ use std::time::Duration;
 use memory_conformance::conformance::rules::{self, Rule};
 use memory_conformance::conformance::{DEFAULT_OP_TIMEOUT, KnownViolation, ProfileFile};
 use memory_conformance::conformance::{
-    Gate, RECALL_FLOOR, RECALL_SNAPSHOT, Subject, Trial, TrialOutcome,
+    Gate, RECALL_FLOOR, RECALL_SNAPSHOT, RuleSetVersion, Subject, Trial, TrialOutcome,
 };
 use memory_conformance::process::bridged_subject;
 use serde::Serialize;
@@ -78,6 +78,11 @@ pub struct Flags {
     /// The seed cases are generated from (default: PROPTEST_RNG_SEED, else random).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Count only the rules of this kit version's rule set (`0.1`); a later rule runs and is
+    /// reported as new without failing the gate (default: the profile file's `rules_as_of`,
+    /// else every rule of the kit).
+    #[arg(long, value_name = "VERSION")]
+    pub rules_as_of: Option<RuleSetVersion>,
     /// How long the whole run may take (`90s`, `5m`, `1h`, `1m30s`): the rules share it, each
     /// running the cases that fit its share, at least one; the summary says what ran.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
@@ -115,7 +120,7 @@ pub struct Flags {
 
 impl Flags {
     /// The run the flags ask for: the profile file loaded, the flags' known violations before
-    /// its own, their cases and seed winning over its, and the per-call timeout the flag's,
+    /// its own, their cases, seed and rule set winning over its, and the per-call timeout the flag's,
     /// else the file's, else [`DEFAULT_OP_TIMEOUT`]. `Err` names what is wrong.
     pub fn options(self) -> Result<Options, String> {
         let declared = self
@@ -138,6 +143,7 @@ impl Flags {
         file.known_violations.splice(0..0, declared);
         file.cases = self.cases.or(file.cases);
         file.seed = self.seed.or(file.seed);
+        file.rules_as_of = self.rules_as_of.or(file.rules_as_of);
         Ok(Options {
             command: self.command,
             file,
@@ -222,8 +228,11 @@ fn parse_partition(text: &str) -> Result<(usize, usize), String> {
 struct TestRun {
     name: String,
     outcome: Shown,
-    /// The failure report, the reason a test was ignored, or a known violation's reason.
+    /// The failure report, the reason a test was ignored, a known violation's reason, or a
+    /// new rule's report.
     detail: Option<String>,
+    /// Whether the rule is later than the rule set the gate pins: it ran, and does not count.
+    new_rule: bool,
     #[serde(skip)]
     known_violation: bool,
 }
@@ -253,6 +262,10 @@ impl Shown {
 struct Summary<'a> {
     backend: &'a str,
     profile: &'a str,
+    /// The rule set the gate counted: the one `rules_as_of` pins, else the kit's.
+    rule_set: RuleSetVersion,
+    /// Whether `rules_as_of` pins it.
+    rules_pinned: bool,
     seed: Option<u64>,
     tests: &'a [TestRun],
     passed: usize,
@@ -324,6 +337,8 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     let summary = Summary {
         backend: &backend,
         profile: &options.file.profile.name,
+        rule_set: gate.rule_set(),
+        rules_pinned: gate.pinned_rule_set().is_some(),
         seed: options.file.seed,
         tests: &runs,
         passed: count(Shown::Ok),
@@ -342,7 +357,8 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     };
     if let Some(path) = &options.junit {
         let cases: Vec<Case> = runs.iter().map(junit_case).collect();
-        std::fs::write(path, junit::render(&backend, &cases))
+        let properties = [("rule_set", summary.rule_set.to_string())];
+        std::fs::write(path, junit::render(&backend, &properties, &cases))
             .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
     }
     if options.json {
@@ -521,11 +537,15 @@ fn test_run(gate: &Gate, test: &Trial, snapshots: Option<&Path>) -> TestRun {
         None => Err("no folder to pin the recall in: give --snapshots".to_owned()),
     };
     let outcome = test.run(gate, &pin);
-    let note = outcome.known_violation_note().or_else(|| {
-        outcome
-            .operation_mix()
-            .map(|mix| format!("operation mix, {mix}"))
-    });
+    let new_rule = outcome.new_rule_report().is_some();
+    let note = outcome
+        .known_violation_note()
+        .or_else(|| outcome.new_rule_report())
+        .or_else(|| {
+            outcome
+                .operation_mix()
+                .map(|mix| format!("operation mix, {mix}"))
+        });
     let (outcome, detail) = match outcome {
         TrialOutcome::Passed { .. } => (Shown::Ok, note),
         TrialOutcome::Ignored(reason) => (Shown::Ignored, Some(reason)),
@@ -539,6 +559,7 @@ fn test_run(gate: &Gate, test: &Trial, snapshots: Option<&Path>) -> TestRun {
         name: gate.subject().test_name(test.id()),
         outcome,
         detail,
+        new_rule,
         known_violation: test.is_known_violation(),
     }
 }
@@ -637,6 +658,15 @@ impl Printer {
             summary.ignored,
             summary.filtered_out
         );
+        let pinned = if summary.rules_pinned {
+            format!(
+                " (pinned by rules_as_of; this kit's are {})",
+                RuleSetVersion::CURRENT
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "  rules {}{pinned}", summary.rule_set);
         for run in summary
             .tests
             .iter()

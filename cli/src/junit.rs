@@ -24,8 +24,8 @@ pub enum Outcome {
     Skipped(String),
 }
 
-/// The JUnit XML document of `suite`'s cases.
-pub fn render(suite: &str, cases: &[Case]) -> String {
+/// The JUnit XML document of `suite`'s cases, with the suite's `properties` (name, value).
+pub fn render(suite: &str, properties: &[(&str, String)], cases: &[Case]) -> String {
     let count = |f: fn(&Outcome) -> bool| cases.iter().filter(|c| f(&c.outcome)).count();
     let failures = count(|o| matches!(o, Outcome::Failed(_)));
     let skipped = count(|o| matches!(o, Outcome::Skipped(_)));
@@ -41,6 +41,18 @@ pub fn render(suite: &str, cases: &[Case]) -> String {
         escape(suite),
         cases.len()
     );
+    if !properties.is_empty() {
+        xml.push_str("    <properties>\n");
+        for (name, value) in properties {
+            let _ = writeln!(
+                xml,
+                "      <property name=\"{}\" value=\"{}\"/>",
+                escape(name),
+                escape(value)
+            );
+        }
+        xml.push_str("    </properties>\n");
+    }
     for case in cases {
         let _ = write!(
             xml,
@@ -108,6 +120,7 @@ mod tests {
     fn cases_are_counted_and_text_is_escaped() {
         let xml = render(
             "a<b",
+            &[("rule_set", "0.1".to_owned())],
             &[
                 Case {
                     name: "a<b::key.isolation".into(),
@@ -133,5 +146,9 @@ mod tests {
             "{xml}"
         );
         assert!(xml.contains("<skipped message=\"not durable\"/>"), "{xml}");
+        assert!(
+            xml.contains("<properties>\n      <property name=\"rule_set\" value=\"0.1\"/>"),
+            "{xml}"
+        );
     }
 }

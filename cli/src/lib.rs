@@ -17,3 +17,15 @@ mod subject;
 
 pub use backends::Backends;
 pub use command::Command;
+
+/// What `--version` says after the command's name: the kit's version, and the rule set it
+/// checks with its count of rules (`0.1.0 (rules 0.1, 33 rules)`).
+pub fn version() -> String {
+    use memory_conformance::conformance::{RuleSetVersion, rules};
+    format!(
+        "{} (rules {}, {} rules)",
+        env!("CARGO_PKG_VERSION"),
+        RuleSetVersion::CURRENT,
+        rules::catalogue().len()
+    )
+}

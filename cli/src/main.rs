@@ -2,13 +2,17 @@
 //! recall, and see why a memory search came back empty.
 
 use std::process::ExitCode;
+use std::sync::LazyLock;
 
 use clap::Parser;
 use memory_conformance_cli::{Backends, Command};
 
+/// `--version`: the kit's version and the rule set it checks.
+static VERSION: LazyLock<String> = LazyLock::new(memory_conformance_cli::version);
+
 /// Prove how agent-memory backends behave, and see why a memory search came back empty.
 #[derive(Parser)]
-#[command(name = "memory-conformance", version)]
+#[command(name = "memory-conformance", version = VERSION.as_str())]
 struct Cli {
     #[command(subcommand)]
     command: Command,

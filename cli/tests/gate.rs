@@ -469,3 +469,127 @@ fn a_budget_that_is_not_a_duration_is_refused_with_examples() {
         );
     }
 }
+
+#[test]
+fn the_outputs_name_the_rule_set_a_profile_file_pins_and_a_wrong_pin_is_refused() {
+    let dir = scratch("rules-as-of");
+    let file = dir.join("pinned.toml");
+    std::fs::write(
+        &file,
+        "format = 1\nextends = \"reference\"\nname = \"pinned\"\n\n[gate]\ncases = 2\nrules_as_of = \"0.1\"\n",
+    )
+    .unwrap();
+    let junit = dir.join("gate.xml");
+    let profile = file.to_str().unwrap();
+    let out = gate(&[
+        "--profile",
+        profile,
+        "--rules",
+        "key.*",
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("\n  rules 0.1 (pinned by rules_as_of; this kit's are 0.1)\n"),
+        "{stdout}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("<property name=\"rule_set\" value=\"0.1\"/>"),
+        "{xml}"
+    );
+
+    let out = gate(&["--profile", profile, "--rules", "key.*", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&json["rule_set"], &json["rules_pinned"]),
+        (&"0.1".into(), &true.into())
+    );
+    let out = gate(&[
+        "--profile",
+        "reference",
+        "--cases",
+        "2",
+        "--rules",
+        "key.*",
+        "--format",
+        "json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&json["rule_set"], &json["rules_pinned"]),
+        (&"0.1".into(), &false.into())
+    );
+
+    std::fs::write(
+        &file,
+        "format = 1\nextends = \"reference\"\n\n[gate]\nrules_as_of = \"0.1.0\"\n",
+    )
+    .unwrap();
+    let out = gate(&["--profile", profile]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{profile}: field `gate.rules_as_of`: expected a rule-set version MAJOR.MINOR from 0.1 to 0.1 (this kit's), like \"0.1\"; got \"0.1.0\""
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_rules_as_of_flag_pins_the_rule_set_and_refuses_one_the_kit_does_not_have() {
+    let out = gate(&[
+        "--profile",
+        "reference",
+        "--cases",
+        "2",
+        "--rules",
+        "key.*",
+        "--rules-as-of",
+        "0.1",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&json["rule_set"], &json["rules_pinned"]),
+        (&"0.1".into(), &true.into())
+    );
+    assert!(
+        json["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["new_rule"] == false)
+    );
+
+    let out = gate(&["--profile", "reference", "--rules-as-of", "latest"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("'--rules-as-of <VERSION>': expected a rule-set version MAJOR.MINOR"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_version_names_the_rule_set_and_its_count_of_rules() {
+    let out = Command::new(env!("CARGO_BIN_EXE_memory-conformance"))
+        .arg("--version")
+        .output()
+        .expect("the binary runs");
+    assert!(out.status.success());
+    let rules = memory_conformance::conformance::rules::catalogue().len();
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "memory-conformance {} (rules {}, {rules} rules)\n",
+            env!("CARGO_PKG_VERSION"),
+            memory_conformance::conformance::RuleSetVersion::CURRENT
+        )
+    );
+}

@@ -3,8 +3,8 @@
 //! The pipeline, a folder a stage:
 //!
 //! - `declare/`: what a backend's gate checks, light enough for the backend's normal build:
-//!   the [`Subject`], its [`Namespace`]s, its [`KnownViolation`]s, the [`Gate`] and the
-//!   [`ProfileFile`] that declares a profile and its gate;
+//!   the [`Subject`], its [`Namespace`]s, its [`KnownViolation`]s, the [`Gate`], the
+//!   [`RuleSetVersion`] it may pin, and the [`ProfileFile`] that declares a profile and its gate;
 //! - with the `harness` feature, the rest:
 //!   - `generate/`: the scenarios a rule runs, drawn from a seed;
 //!   - `run/`: a rule's scenarios against fresh instances of the backend, every call guarded,
@@ -55,6 +55,7 @@ pub use declare::known_violation::{KnownViolation, departures, implied_violation
 pub use declare::namespace::{Namespace, SCRATCH_DIR};
 pub use declare::options::DEFAULT_OP_TIMEOUT;
 pub use declare::profile_file::{PROFILE_FORMAT, ProfileFile, ProfileFileError};
+pub use declare::rule_set::RuleSetVersion;
 pub use declare::subject::Subject;
 
 #[cfg(feature = "harness")]

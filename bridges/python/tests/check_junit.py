@@ -1,5 +1,6 @@
 """Checks pytest's JUnit XML from test_reference_backend.py: one item per test of the gate,
-each with the gate's outcome; the misdeclared backend's one rule failed with the kit's message.
+each with the gate's outcome; the misdeclared backend's one rule failed with the kit's message;
+the class pinned to a rule set (`rules_as_of`) has its rules' items.
 
 Usage: check_junit.py PYTEST_XML GATE_JSON, GATE_JSON being `memory-conformance gate --profile
 reference --format json` over the same bridge.
@@ -30,6 +31,11 @@ def main(xml_path, gate_path):
         for test in gate["tests"]
     }
     expected[("TestMisdeclared", "test_conformance[result.limit]")] = "failed"
+    # The class pinned to the first rule set (`rules_as_of = "0.1"`) runs its rules as the gate does.
+    for test in gate["tests"]:
+        rule = test["name"].removeprefix(prefix)
+        if rule.startswith("key."):
+            expected[("TestPinned", f"test_conformance[{rule}]")] = OUTCOMES[test["outcome"]]
     problems = []
     if set(items) != set(expected):
         problems.append(f"items differ from the gate's tests: missing {sorted(set(expected) - set(items))}, "

@@ -12,3 +12,7 @@ class TestReference(ConformanceTests):
 
 class TestMisdeclared(ConformanceTests):
     bridge, profile, cases, rules = BRIDGE, "adk-python", 16, ["result.limit"]
+
+
+class TestPinned(ConformanceTests):
+    bridge, profile, cases, rules, rules_as_of = BRIDGE, "reference", 8, ["key.*"], "0.1"

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::known_violation::{KnownViolation, implied_violations};
 use super::profile_file::ProfileFile;
+use super::rule_set::RuleSetVersion;
 use super::subject::Subject;
 use crate::benchmark::floor::RecallFloor;
 
@@ -29,6 +30,8 @@ pub struct Gate {
     description: Option<String>,
     recall_floor: RecallFloor,
     one_at_a_time: Option<String>,
+    /// The rule set pinned, or why the pin given is not one.
+    rules_as_of: Option<Result<RuleSetVersion, String>>,
 }
 
 /// When this environment variable is set, a gate marked [unavailable](Gate::unavailable) fails
@@ -49,6 +52,7 @@ impl Gate {
             description: None,
             recall_floor: RecallFloor::default(),
             one_at_a_time: None,
+            rules_as_of: None,
         }
     }
 
@@ -115,7 +119,8 @@ impl Gate {
 
     /// The gate with what a profile file declares for it: its known violations (races as
     /// [intermittent](Gate::known_intermittent_violation)), its cases, seed, recall floor and
-    /// per-call timeout (`op_timeout_seconds`, given to [`Gate::op_timeout`]). A bridged
+    /// per-call timeout (`op_timeout_seconds`, given to [`Gate::op_timeout`]) and the rule set it
+    /// pins (`rules_as_of`, given to [`Gate::rules_as_of`]). A bridged
     /// backend's timeout is the bridge's: whoever starts the bridge takes it from the file
     /// first (`ProfileFile::op_timeout_seconds.take()`), since
     /// [`bridged_subject`](crate::process::bridged_subject) gives the harness a margin beyond
@@ -153,7 +158,49 @@ impl Gate {
         if let Some(seconds) = file.op_timeout_seconds {
             gate = gate.op_timeout(Duration::from_secs(seconds.max(1)));
         }
+        if let Some(version) = file.rules_as_of {
+            gate.rules_as_of = Some(Ok(version));
+        }
         gate
+    }
+
+    /// Pins the rules the gate counts to those of kit version `version` (`MAJOR.MINOR`, as
+    /// `CHANGELOG.md` heads its sections): a rule a later version brought still runs and is
+    /// reported as new, but does not fail the gate until the pin moves. Unpinned, every rule of
+    /// the kit counts. A version that is not one of the kit's rule sets (from
+    /// [`RuleSetVersion::FIRST`] to [`RuleSetVersion::CURRENT`]) is a wrong declaration:
+    /// [`validate`](Gate::validate) says what was expected.
+    ///
+    /// ```
+    /// use memory_conformance::conformance::{Gate, RuleSetVersion};
+    /// let gate = Gate::reference().rules_as_of("0.1");
+    /// assert_eq!(gate.rule_set(), RuleSetVersion::FIRST);
+    /// let wrong = Gate::reference().rules_as_of("0.1.0").validate().unwrap_err();
+    /// assert!(wrong.contains("rules_as_of") && wrong.contains("MAJOR.MINOR"), "{wrong}");
+    /// ```
+    #[must_use]
+    pub fn rules_as_of(mut self, version: &str) -> Self {
+        self.rules_as_of = Some(version.parse());
+        self
+    }
+
+    /// The rule set the gate counts: the one it [pins](Gate::rules_as_of), else this kit's.
+    pub fn rule_set(&self) -> RuleSetVersion {
+        self.pinned_rule_set().unwrap_or(RuleSetVersion::CURRENT)
+    }
+
+    /// The rule set the gate [pins](Gate::rules_as_of), if it pins a valid one.
+    pub fn pinned_rule_set(&self) -> Option<RuleSetVersion> {
+        self.rules_as_of.clone().and_then(Result::ok)
+    }
+
+    /// Why the gate's pin is not a rule set, if it is not.
+    #[cfg(feature = "harness")]
+    pub(crate) fn rules_as_of_problem(&self) -> Option<String> {
+        match &self.rules_as_of {
+            Some(Err(problem)) => Some(format!("rules_as_of: {problem}")),
+            _ => None,
+        }
     }
 
     /// Marks the backend as not runnable here (a missing interpreter, an uninstalled

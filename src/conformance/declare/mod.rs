@@ -6,6 +6,7 @@
 //!   within its time budget;
 //! - `namespace.rs`: the storage namespace each generated case runs on;
 //! - `known_violation.rs`: the required rules a backend breaks, declared or implied;
+//! - `rule_set.rs`: the version of the kit's rule set, which a gate can pin;
 //! - `gate.rs`: the [`Gate`](gate::Gate), every rule against one subject (its run is
 //!   `runner/gate_run.rs`);
 //! - `profile_file/`: the profile file that declares a profile and its gate, and its TOML
@@ -17,4 +18,5 @@ pub(crate) mod known_violation;
 pub(crate) mod namespace;
 pub(crate) mod options;
 pub(crate) mod profile_file;
+pub(crate) mod rule_set;
 pub(crate) mod subject;

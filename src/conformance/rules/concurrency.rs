@@ -11,6 +11,7 @@ use crate::profile::{Profile, QueryTerms, Readd};
 rule! {
     pub fn concurrency_adds_land -> ADDS_LAND {
         id: "concurrency.adds_land",
+        since: "0.1",
         statement: "Concurrent adds of distinct sessions all land.",
         requirement: Requirement::Required,
         weight: 8,
@@ -65,6 +66,7 @@ rule! {
 rule! {
     pub fn concurrency_atomic_replace -> ATOMIC_REPLACE {
         id: "concurrency.atomic_replace",
+        since: "0.1",
         statement: "A search concurrent with a re-add sees the old version or the new one, never a mix.",
         requirement: Requirement::Required,
         weight: 8,

@@ -12,6 +12,7 @@ use crate::{Event, Session};
 rule! {
     pub fn delta_as_declared -> AS_DECLARED {
         id: "delta.as_declared",
+        since: "0.1",
         statement: "A delta of events (add_events_to_memory) updates its session as the profile \
                     declares, never as a replacement of the whole session, and a delta without a \
                     session id is kept apart from every session; full adds and deltas mixed give, \

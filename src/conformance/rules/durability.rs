@@ -12,6 +12,7 @@ use crate::profile::{Profile, Readd};
 rule! {
     pub fn durability_reopen -> REOPEN {
         id: "durability.reopen",
+        since: "0.1",
         statement: "Memories survive closing the service and opening it again on the same storage.",
         requirement: Requirement::Capability,
         weight: 4,

@@ -31,6 +31,7 @@ enum Afterwards {
 rule! {
     pub fn forget_never_returned -> NEVER_RETURNED {
         id: "forget.never_returned",
+        since: "0.1",
         statement: "A deleted memory is never returned again: by no search, under no query, from \
                     no instance, not after a reopen, and not after its session is added again; an \
                     unknown id deletes nothing, and nothing else is deleted.",
@@ -89,6 +90,7 @@ rule! {
 rule! {
     pub fn forget_other_keys_untouched -> OTHER_KEYS_UNTOUCHED {
         id: "forget.other_keys_untouched",
+        since: "0.1",
         statement: "Deleting a memory under one (app name, user id) never touches another key's \
                     memories, however nearly equal the keys, or however they would join into one \
                     string.",

@@ -14,6 +14,7 @@ use crate::{Content, Part, Session};
 rule! {
     pub fn index_text_only -> TEXT_ONLY {
         id: "index.text_only",
+        since: "0.1",
         statement: "Words that appear only in function calls, function responses, inline data, \
                     session state or an event's author are never found, except tool data in a \
                     profile that indexes it.",
@@ -78,6 +79,7 @@ rule! {
 rule! {
     pub fn index_empty_events -> EMPTY_EVENTS {
         id: "index.empty_events",
+        since: "0.1",
         statement: "Events without content, without parts or without text are never returned.",
         requirement: Requirement::Required,
         weight: 1,

@@ -14,6 +14,7 @@ use crate::profile::Profile;
 rule! {
     pub fn key_isolation -> ISOLATION {
         id: "key.isolation",
+        since: "0.1",
         statement: "Nothing written under one (app name, user id) is ever returned under another, \
                     however nearly equal (case, separators, whitespace, prefixes, numeric ids).",
         requirement: Requirement::Required,
@@ -35,6 +36,7 @@ rule! {
 rule! {
     pub fn key_no_separator_collision -> NO_SEPARATOR_COLLISION {
         id: "key.no_separator_collision",
+        since: "0.1",
         statement: "Keys that join to the same \"app/user\" string, such as (\"a/b\", \"c\") and \
                     (\"a\", \"b/c\"), stay apart.",
         requirement: Requirement::Required,

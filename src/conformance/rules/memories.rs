@@ -17,6 +17,7 @@ const MARKER: &str = "remember";
 rule! {
     pub fn memories_searchable -> SEARCHABLE {
         id: "memories.searchable",
+        since: "0.1",
         statement: "Explicit memories (add_memory) are searchable like events under their key and \
                     no other, each returned with its content, author and timestamp as given; a \
                     memory with no parts is not stored.",

@@ -29,6 +29,7 @@ macro_rules! rule {
         $(#[$meta:meta])*
         pub fn $function:ident -> $constant:ident {
             id: $id:literal,
+            since: $since:literal,
             statement: $statement:literal,
             requirement: $requirement:expr,
             weight: $weight:expr,
@@ -38,6 +39,7 @@ macro_rules! rule {
     ) => {
         pub(crate) const $constant: $crate::conformance::rules::Rule = $crate::conformance::rules::Rule {
             id: $id,
+            since: $crate::conformance::RuleSetVersion::literal($since),
             statement: $statement,
             requirement: $requirement,
             weight: $weight,
@@ -78,6 +80,7 @@ use std::fmt;
 use proptest::strategy::BoxedStrategy;
 use serde::Serialize;
 
+use super::declare::rule_set::RuleSetVersion;
 use super::declare::subject::Subject;
 use super::generate::scenario::{Expect, Scenario};
 use super::run::failure_record::FailureRecord;
@@ -138,6 +141,8 @@ impl fmt::Display for Requirement {
 #[derive(Clone, Copy)]
 pub struct Rule {
     id: &'static str,
+    /// The rule set that brought the rule.
+    since: RuleSetVersion,
     statement: &'static str,
     requirement: Requirement,
     /// Cases run are the subject's case count divided by this (heavy rules run fewer).
@@ -154,6 +159,26 @@ impl Rule {
     /// The stable id, `group.name` (`key.isolation`).
     pub fn id(&self) -> &'static str {
         self.id
+    }
+
+    /// The version of the kit's rule set that brought the rule (`since` in its declaration,
+    /// and its section of `CHANGELOG.md`): a gate [pinned](super::Gate::rules_as_of) to an
+    /// earlier one reports it as new and does not fail on it.
+    pub fn since(&self) -> RuleSetVersion {
+        self.since
+    }
+
+    /// The same rule, as if the rule set after this kit's had brought it: for the kit's own
+    /// tests of [`Gate::rules_as_of`](super::Gate::rules_as_of), which need a rule later than
+    /// a pin while every rule of the kit is in the first rule set. The gate weighs it by the
+    /// same [`since`](Rule::since) as every rule.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn brought_by_next_rule_set(self) -> Self {
+        Self {
+            since: RuleSetVersion::CURRENT.next(),
+            ..self
+        }
     }
 
     /// The rule in one sentence.
@@ -230,6 +255,7 @@ impl fmt::Debug for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Rule")
             .field("id", &self.id)
+            .field("since", &self.since)
             .field("requirement", &self.requirement)
             .field("function", &self.function)
             .field("module", &self.module)

@@ -15,6 +15,7 @@ use crate::{Content, MemoryEntry, MemoryKey, Session};
 rule! {
     pub fn model_random_ops -> RANDOM_OPS {
         id: "model.random_ops",
+        since: "0.1",
         statement: "Any sequence of the operations the profile declares (adds, re-adds and \
                     searches over mixed keys; deltas, explicit memories, deletions, searches with \
                     a limit, reopens, a second instance and waits for delayed writes) gives, at \

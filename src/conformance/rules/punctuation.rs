@@ -12,6 +12,7 @@ use crate::conformance::generate::values::{
 rule! {
     pub fn punctuation_query -> QUERY {
         id: "punctuation.query",
+        since: "0.1",
         statement: "A query word carrying punctuation (ASCII or Unicode) matches as the profile says: \
                     dead when punctuation stays on the token, found when the profile separates it.",
         requirement: Requirement::Profile,
@@ -24,6 +25,7 @@ rule! {
 rule! {
     pub fn punctuation_event -> EVENT {
         id: "punctuation.event",
+        since: "0.1",
         statement: "Punctuation in stored text separates words or stays attached, as the profile says.",
         requirement: Requirement::Profile,
         weight: 1,

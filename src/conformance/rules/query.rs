@@ -14,6 +14,7 @@ use crate::profile::BlankQuery;
 rule! {
     pub fn query_blank -> BLANK {
         id: "query.blank",
+        since: "0.1",
         statement: "An empty or whitespace-only query (ASCII or Unicode whitespace) returns nothing \
                     (where the profile declares blank_query = nearest, a stated departure: only \
                     entries stored under its key, within the limit).",
@@ -40,6 +41,7 @@ rule! {
 rule! {
     pub fn query_unknown_key -> UNKNOWN_KEY {
         id: "query.unknown_key",
+        since: "0.1",
         statement: "A search under a key nothing was written under returns nothing, without an error.",
         requirement: Requirement::Required,
         weight: 1,
@@ -61,6 +63,7 @@ rule! {
 rule! {
     pub fn query_case_insensitive -> CASE_INSENSITIVE {
         id: "query.case_insensitive",
+        since: "0.1",
         statement: "Letter case in the query and in stored text matches as the profile's word rules \
                     say (every shipped rule folds case).",
         requirement: Requirement::Profile,
@@ -97,6 +100,7 @@ rule! {
 rule! {
     pub fn query_digits -> DIGITS {
         id: "query.digits",
+        since: "0.1",
         statement: "Digits in queries and stored text match as the profile says (never indexed by \
                     the reference).",
         requirement: Requirement::Profile,
@@ -127,6 +131,7 @@ rule! {
 rule! {
     pub fn query_non_ascii -> NON_ASCII {
         id: "query.non_ascii",
+        since: "0.1",
         statement: "Accented words (NFC and NFD), German and CJK text match as the profile says.",
         requirement: Requirement::Profile,
         weight: 1,
@@ -165,6 +170,7 @@ rule! {
 rule! {
     pub fn query_multi_word -> MULTI_WORD {
         id: "query.multi_word",
+        since: "0.1",
         statement: "A query of several words matches an event holding any of them or all of them, as \
                     the profile says.",
         requirement: Requirement::Profile,

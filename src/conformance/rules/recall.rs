@@ -10,6 +10,7 @@ use crate::conformance::generate::values::{SESSION_IDS, content, distinct_words,
 rule! {
     pub fn recall_across_sessions -> ACROSS_SESSIONS {
         id: "recall.across_sessions",
+        since: "0.1",
         statement: "A fact written in one session is in the load_memory result of a later session of \
                     the same user, through the tool-side context.",
         requirement: Requirement::Required,

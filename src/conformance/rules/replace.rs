@@ -14,6 +14,7 @@ use crate::{MemoryKey, Session};
 rule! {
     pub fn replace_readd_replaces -> READD_REPLACES {
         id: "replace.readd_replaces",
+        since: "0.1",
         statement: "Re-adding a session id replaces what it held: words only in the old version stop \
                     matching, the new ones match, and nothing is returned twice.",
         requirement: Requirement::Required,
@@ -77,6 +78,7 @@ rule! {
 rule! {
     pub fn replace_readd_with_nothing -> READD_WITH_NOTHING {
         id: "replace.readd_with_nothing",
+        since: "0.1",
         statement: "A re-add whose events carry no text (none at all, no content, no parts, only tool \
                     data or inline data) removes the old text.",
         requirement: Requirement::Required,
@@ -110,6 +112,7 @@ rule! {
 rule! {
     pub fn replace_other_sessions_untouched -> OTHER_SESSIONS_UNTOUCHED {
         id: "replace.other_sessions_untouched",
+        since: "0.1",
         statement: "Re-adding a session never changes another session: neither other sessions of the \
                     same key (however nearly equal their ids) nor a session with the same id under \
                     another key.",
@@ -161,6 +164,7 @@ rule! {
 rule! {
     pub fn replace_readd_as_declared -> READD_AS_DECLARED {
         id: "replace.readd_as_declared",
+        since: "0.1",
         statement: "Versions of one session whose events keep, change, lose or gain event ids, with \
                     text, blank text, punctuation only or no text, leave what the profile's re-add \
                     rule computes: each word ever written is found where the oracle says and nowhere \

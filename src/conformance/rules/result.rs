@@ -16,6 +16,7 @@ use crate::{Content, Event, MemoryEntry, Part, Session};
 rule! {
     pub fn result_fidelity -> FIDELITY {
         id: "result.fidelity",
+        since: "0.1",
         statement: "Each entry carries the event's content (all parts, role included), author and \
                     timestamp unchanged; the timestamp is RFC 3339 UTC with milliseconds and a Z.",
         requirement: Requirement::Required,
@@ -81,6 +82,7 @@ rule! {
 rule! {
     pub fn result_limit -> LIMIT {
         id: "result.limit",
+        since: "0.1",
         statement: "A search returns every match, or at most the profile's limit.",
         requirement: Requirement::Profile,
         weight: 1,
@@ -123,6 +125,7 @@ rule! {
 rule! {
     pub fn result_order -> ORDER {
         id: "result.order",
+        since: "0.1",
         statement: "Entries come back in the order the profile declares: insertion (sessions by first \
                     add, events in session order), most query words matched first, or by relevance.",
         requirement: Requirement::Profile,
@@ -246,6 +249,7 @@ fn relevance_scenario() -> BoxedStrategy<Scenario> {
 rule! {
     pub fn result_entry_ids -> ENTRY_IDS {
         id: "result.entry_ids",
+        since: "0.1",
         statement: "Every entry carries an id; the same stored memory carries the same id in every \
                     search, and memories of events with different ids carry different ids.",
         requirement: Requirement::Capability,
@@ -291,6 +295,7 @@ rule! {
 rule! {
     pub fn result_limit_option -> LIMIT_OPTION {
         id: "result.limit_option",
+        since: "0.1",
         statement: "A search that asks for at most n entries returns the first n of what the \
                     profile computes (its best n where it ranks), n instead of the profile's own \
                     limit, never more, never a duplicate.",

@@ -15,6 +15,7 @@ const INSTANCES: usize = 3;
 rule! {
     pub fn scope_shared -> SHARED {
         id: "scope.shared",
+        since: "0.1",
         statement: "Two service instances on the same storage see each other's writes.",
         requirement: Requirement::Capability,
         weight: 4,
@@ -49,6 +50,7 @@ rule! {
     /// write and fail when it is searched.
     pub fn scope_replicas -> REPLICAS {
         id: "scope.replicas",
+        since: "0.1",
         statement: "Behind a round-robin load balancer over three service instances on the same storage, every write, alone or concurrent with writes through the other instances, is found through every instance.",
         requirement: Requirement::Capability,
         weight: 4,

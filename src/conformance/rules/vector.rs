@@ -32,6 +32,7 @@ const VOCABULARY: [&str; 16] = [
 rule! {
     pub fn vector_nearest_first -> NEAREST_FIRST {
         id: "vector.nearest_first",
+        since: "0.1",
         statement: "A search returns the stored events whose embedded text is nearest to the \
                     embedded query by cosine similarity, the nearest first, as many as the limit \
                     allows (an exact index exactly these, an approximate one at least its declared \

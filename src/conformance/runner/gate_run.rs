@@ -22,10 +22,11 @@ const V1_EVENTS: usize = 457;
 
 impl Gate {
     /// Checks the declaration itself: every declared known violation names a rule of the
-    /// kit, once, with a reason, and is not one the profile already implies.
+    /// kit, once, with a reason, and is not one the profile already implies; a pinned rule set
+    /// is one of the kit's.
     pub fn validate(&self) -> Result<(), String> {
         let implied = implied_violations(self.subject.profile());
-        let mut problems = Vec::new();
+        let mut problems: Vec<String> = self.rules_as_of_problem().into_iter().collect();
         if let Some(vector) = self.subject.profile().vector() {
             match self.subject.embedder() {
                 None => problems.push(format!(
@@ -76,7 +77,8 @@ impl Gate {
     }
 
     /// Runs one rule on its own thread and runtime, and weighs the result against the
-    /// known violations. A backend call that blocks its thread (where the per-call timeout
+    /// known violations, then against the rule set the gate [pins](Gate::rules_as_of): a rule
+    /// later than the pin comes back [`Verdict::New`], which does not fail the gate. A backend call that blocks its thread (where the per-call timeout
     /// cannot fire) fails the rule once the subject's [rule
     /// timeout](Gate::rule_timeout) passes with no case passing, instead of hanging.
     pub fn check(&self, rule: &'static Rule) -> Verdict {
@@ -111,14 +113,26 @@ impl Gate {
         if let Verdict::Passed { cases, .. } = &verdict {
             spending.rule_ran(planned, *cases);
         }
-        verdict.against(known, |reason| {
+        let verdict = verdict.against(known, |reason| {
             rule.misdeclared(
                 &self.subject,
                 format!(
                     "it is declared a known violation, but the rule does not apply to the profile: {reason}"
                 ),
             )
-        })
+        });
+        match self.pinned_rule_set() {
+            Some(pinned)
+                if rule.since() > pinned && !matches!(verdict, Verdict::NotApplicable { .. }) =>
+            {
+                Verdict::New {
+                    since: rule.since(),
+                    pinned,
+                    verdict: Box::new(verdict),
+                }
+            }
+            _ => verdict,
+        }
     }
 
     /// Tells the gate its rules run `lanes` at a time (a test runner's threads), for a runner
@@ -145,6 +159,7 @@ impl Gate {
         GateReport::new(
             self.subject.backend(),
             &self.subject.profile().name,
+            self.rule_set(),
             problems,
             runs,
         )

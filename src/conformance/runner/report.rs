@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::conformance::declare::rule_set::RuleSetVersion;
 use crate::conformance::rules::Rule;
 use crate::conformance::verdict::at_fault::causes;
 use crate::conformance::verdict::rule_verdict::Verdict;
@@ -34,6 +35,7 @@ impl RuleRun {
 pub struct GateReport {
     backend: String,
     profile: String,
+    rule_set: RuleSetVersion,
     problems: Vec<String>,
     runs: Vec<RuleRun>,
 }
@@ -42,12 +44,14 @@ impl GateReport {
     pub(crate) fn new(
         backend: &str,
         profile: &str,
+        rule_set: RuleSetVersion,
         problems: Vec<String>,
         runs: Vec<RuleRun>,
     ) -> Self {
         Self {
             backend: backend.to_owned(),
             profile: profile.to_owned(),
+            rule_set,
             problems,
             runs,
         }
@@ -61,6 +65,12 @@ impl GateReport {
     /// The profile's name.
     pub fn profile(&self) -> &str {
         &self.profile
+    }
+
+    /// The rule set the gate counted ([`Gate::rule_set`](crate::conformance::Gate::rule_set)):
+    /// a rule later than it is reported as new.
+    pub fn rule_set(&self) -> RuleSetVersion {
+        self.rule_set
     }
 
     /// What is wrong with the gate's declaration (a known violation naming no rule, ...).
@@ -97,8 +107,8 @@ impl fmt::Display for GateReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "gate of backend {:?} (profile {:?}):",
-            self.backend, self.profile
+            "gate of backend {:?} (profile {:?}, rules {}):",
+            self.backend, self.profile, self.rule_set
         )?;
         for problem in &self.problems {
             writeln!(f, "  gate.configuration: {problem}")?;
@@ -151,11 +161,21 @@ mod tests {
         let nothing = GateReport::new(
             "nothing",
             "nothing",
+            RuleSetVersion::CURRENT,
             Vec::new(),
             vec![RuleRun::new(rule, not_applicable)],
         );
         assert!(!nothing.is_green());
-        assert!(!GateReport::new("empty", "empty", Vec::new(), Vec::new()).is_green());
+        assert!(
+            !GateReport::new(
+                "empty",
+                "empty",
+                RuleSetVersion::CURRENT,
+                Vec::new(),
+                Vec::new()
+            )
+            .is_green()
+        );
         let passed = RuleRun::new(
             rule,
             Verdict::Passed {
@@ -165,8 +185,23 @@ mod tests {
                 operations: None,
             },
         );
-        assert!(GateReport::new("one", "one", Vec::new(), vec![passed.clone()]).is_green());
-        let misdeclared = GateReport::new("one", "one", vec!["twice".into()], vec![passed]);
+        assert!(
+            GateReport::new(
+                "one",
+                "one",
+                RuleSetVersion::CURRENT,
+                Vec::new(),
+                vec![passed.clone()]
+            )
+            .is_green()
+        );
+        let misdeclared = GateReport::new(
+            "one",
+            "one",
+            RuleSetVersion::CURRENT,
+            vec!["twice".into()],
+            vec![passed],
+        );
         assert!(!misdeclared.is_green());
     }
 }

@@ -145,7 +145,9 @@ fn tests(gate: &Gate, target: TestTarget, pin: Arc<Pin>, verdicts: &Verdicts) ->
                     TrialOutcome::Ignored(_) => None,
                 };
                 if let Some(verdict) = verdict {
-                    if outcome.known_violation_note().is_some() {
+                    if outcome.known_violation_note().is_some()
+                        || outcome.new_rule_report().is_some()
+                    {
                         println!("{}: {verdict}", test.id());
                     }
                     verdicts
@@ -177,9 +179,10 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
         String::new()
     };
     println!(
-        "memory-conformance: backend {:?} against profile {:?}: {} passed, {} failed, {} ignored{filtered}",
+        "memory-conformance: backend {:?} against profile {:?}, rules {}: {} passed, {} failed, {} ignored{filtered}",
         subject.backend(),
         subject.profile().name,
+        gate.rule_set(),
         conclusion.passed,
         conclusion.failed,
         conclusion.ignored,
@@ -191,6 +194,9 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
     for (id, verdict) in verdicts {
         if let Some(note) = verdict.known_violation_note() {
             println!("  {id}: {note}");
+        }
+        if let Some(note) = verdict.new_rule_note() {
+            println!("  new              {id}: {note}");
         }
         if let Some(mix) = verdict.operation_mix() {
             println!("  operation mix    {id}, {mix}");

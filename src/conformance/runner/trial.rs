@@ -60,6 +60,14 @@ impl TrialOutcome {
         self.verdict().and_then(Verdict::known_violation_note)
     }
 
+    /// For a rule later than the rule set the gate pins, its report: how it came out, and
+    /// its failure where it failed ([`Verdict::New`]).
+    pub fn new_rule_report(&self) -> Option<String> {
+        self.verdict()
+            .filter(|verdict| verdict.new_rule_note().is_some())
+            .map(ToString::to_string)
+    }
+
     /// The operation mix of a passing rule that reports one (`model.random_ops`).
     pub fn operation_mix(
         &self,
@@ -186,7 +194,8 @@ impl Trial {
                 match verdict {
                     Verdict::Passed { .. }
                     | Verdict::KnownViolationShown { .. }
-                    | Verdict::KnownViolationNotShown { .. } => TrialOutcome::Passed {
+                    | Verdict::KnownViolationNotShown { .. }
+                    | Verdict::New { .. } => TrialOutcome::Passed {
                         verdict: Some(verdict),
                     },
                     Verdict::NotApplicable { reason } => TrialOutcome::Ignored(reason),

@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::failure::RuleFailure;
 use crate::conformance::declare::known_violation::KnownViolation;
+use crate::conformance::declare::rule_set::RuleSetVersion;
 use crate::conformance::generate::operation_mix::OperationMix;
 
 /// What one rule came to for a backend.
@@ -60,6 +61,17 @@ pub enum Verdict {
         /// Cases run.
         cases: u32,
     },
+    /// The rule came with a rule set later than the one the gate
+    /// [pins](crate::conformance::Gate::rules_as_of): it ran and its verdict is reported, but
+    /// it does not fail the gate until the pin moves.
+    New {
+        /// The rule set that brought the rule.
+        since: RuleSetVersion,
+        /// The rule set the gate pins.
+        pinned: RuleSetVersion,
+        /// What the rule came to, as an unpinned gate weighs it.
+        verdict: Box<Verdict>,
+    },
 }
 
 impl Verdict {
@@ -71,14 +83,18 @@ impl Verdict {
                 | Self::NotApplicable { .. }
                 | Self::KnownViolationShown { .. }
                 | Self::KnownViolationNotShown { .. }
+                | Self::New { .. }
         )
     }
 
     /// A short label: `pass`, `FAIL`, `ignored` (not applicable), `known violation`,
-    /// `violation gone`, or `intermittent violation` for the rule of an
-    /// [intermittent](KnownViolation::is_intermittent) violation, shown in this run or not.
+    /// `violation gone`, `intermittent violation` for the rule of an
+    /// [intermittent](KnownViolation::is_intermittent) violation, shown in this run or not, or
+    /// `new, pass` and `new, FAIL` for a rule later than the gate's pin.
     pub fn label(&self) -> &'static str {
         match self {
+            Self::New { verdict, .. } if verdict.is_green() => "new, pass",
+            Self::New { .. } => "new, FAIL",
             Self::Passed { .. } => "pass",
             Self::Failed(_) => "FAIL",
             Self::NotApplicable { .. } => "ignored",
@@ -106,6 +122,24 @@ impl Verdict {
             _ => return None,
         };
         Some(format!("{what}: {}", violation.reason()))
+    }
+
+    /// For a rule later than the rule set the gate pins, what it came to, in one line
+    /// (`new in rules 0.2, after the pinned 0.1: FAIL, not counted until the pin moves`); its
+    /// whole report is the verdict's text.
+    pub fn new_rule_note(&self) -> Option<String> {
+        let Self::New {
+            since,
+            pinned,
+            verdict,
+        } = self
+        else {
+            return None;
+        };
+        let came = if verdict.is_green() { "held" } else { "FAIL" };
+        Some(format!(
+            "new in rules {since}, after the pinned {pinned}: {came}, not counted until the pin moves"
+        ))
     }
 
     /// For a passing rule that reports one (`model.random_ops`), the operation mix of its
@@ -223,6 +257,10 @@ impl fmt::Display for Verdict {
                 "held in this run ({cases} cases); the known violation is intermittent, a race this run did not hit ({})",
                 violation.reason()
             ),
+            Self::New { verdict, .. } => {
+                let note = self.new_rule_note().unwrap_or_default();
+                write!(f, "{note}:\n{verdict}")
+            }
             Self::KnownViolationGone { violation, cases } => write!(
                 f,
                 "the rule now holds ({cases} cases), but it is a known violation ({:?}): {}",

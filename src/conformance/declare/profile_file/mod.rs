@@ -12,6 +12,7 @@ use crate::benchmark::floor::RecallFloor;
 use crate::profile::Profile;
 
 use super::known_violation::KnownViolation;
+use super::rule_set::RuleSetVersion;
 
 mod raw;
 
@@ -54,6 +55,9 @@ pub struct ProfileFile {
     pub seed: Option<u64>,
     /// The per-call timeout in seconds, if the file says.
     pub op_timeout_seconds: Option<u64>,
+    /// The rule set the gate pins (`[gate] rules_as_of = "0.1"`, see
+    /// [`Gate::rules_as_of`](super::gate::Gate::rules_as_of)), if the file says.
+    pub rules_as_of: Option<RuleSetVersion>,
     /// The least recall on the recall benchmark the gate accepts (`[gate] recall_at_5` and
     /// `[gate.recall_at_5_by_kind]`); empty when the file declares none.
     pub recall_floor: RecallFloor,
@@ -102,6 +106,7 @@ impl ProfileFile {
             cases: None,
             seed: None,
             op_timeout_seconds: None,
+            rules_as_of: None,
             recall_floor: RecallFloor::default(),
         }
     }

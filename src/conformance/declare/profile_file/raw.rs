@@ -17,6 +17,7 @@ use crate::profile::{
 
 use super::{PROFILE_FORMAT, ProfileFile};
 use crate::conformance::declare::known_violation::KnownViolation;
+use crate::conformance::declare::rule_set::RuleSetVersion;
 
 /// The file's top level. The dimensions whose values the profile's own types read and write
 /// (serde, kebab-case) are those types; a raw type stays only where the file's shape differs
@@ -171,6 +172,8 @@ struct RawGate {
     #[serde(skip_serializing_if = "Option::is_none")]
     op_timeout_seconds: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    rules_as_of: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     recall_at_5: Option<f64>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     recall_at_5_by_kind: BTreeMap<String, f64>,
@@ -181,6 +184,7 @@ impl RawGate {
         self.cases.is_none()
             && self.seed.is_none()
             && self.op_timeout_seconds.is_none()
+            && self.rules_as_of.is_none()
             && self.recall_at_5.is_none()
             && self.recall_at_5_by_kind.is_empty()
     }
@@ -292,6 +296,15 @@ impl RawFile {
         }
         let gate = self.gate.unwrap_or_default();
         let recall_floor = gate.recall_floor()?;
+        let rules_as_of = gate
+            .rules_as_of
+            .as_deref()
+            .map(|version| {
+                version
+                    .parse::<RuleSetVersion>()
+                    .map_err(|problem| format!("field `gate.rules_as_of`: {problem}"))
+            })
+            .transpose()?;
         let (intermittent, plain): (Vec<RawViolation>, Vec<RawViolation>) = self
             .known_violation
             .into_iter()
@@ -311,6 +324,7 @@ impl RawFile {
             cases: gate.cases,
             seed: gate.seed,
             op_timeout_seconds: gate.op_timeout_seconds,
+            rules_as_of,
             recall_floor,
         })
     }
@@ -366,6 +380,7 @@ impl RawFile {
             cases: file.cases,
             seed: file.seed,
             op_timeout_seconds: file.op_timeout_seconds,
+            rules_as_of: file.rules_as_of.map(|version| version.to_string()),
             recall_at_5: file.recall_floor.overall(),
             recall_at_5_by_kind: file
                 .recall_floor
