@@ -313,3 +313,18 @@ fn the_readmes_python_javascript_and_java_lines_install_this_versions_release_ar
         );
     }
 }
+
+/// The README's longest: a front door (what the kit checks, the first gate in Rust and in
+/// any language, a failure, profiles in brief, the rule table, stability, links); every
+/// longer explanation is a page of `docs/` for its reader.
+const README_MAX_LINES: usize = 250;
+
+#[test]
+fn the_readme_is_a_front_door_of_at_most_250_lines() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= README_MAX_LINES,
+        "README.md has {lines} lines, more than {README_MAX_LINES}: move a section to a page of docs/ (see CONTRIBUTING.md)"
+    );
+}
