@@ -26,10 +26,12 @@ pub fn run(
     op_timeout: u64,
     command: &[OsString],
 ) -> Result<ExitCode, String> {
-    let (subject, bridge) = subject::chosen(backends, backend, command, op_timeout, || {
-        let name = name.clone().unwrap_or_else(|| "inferred".into());
-        Ok((name, Profile::reference()))
-    })?;
+    // Infer checks a candidate's rules on every core, each thread's case on a child of its own.
+    let children = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let (subject, bridge) =
+        subject::chosen(backends, backend, command, op_timeout, children, || {
+            Ok((name.clone().unwrap_or_default(), Profile::reference()))
+        })?;
     // A failure that ruled a value out happened under a candidate profile no file holds: the
     // same inference, from the same seed, shows it again.
     let mut again: Vec<String> = ["memory-conformance", "infer"].map(str::to_owned).into();

@@ -56,7 +56,7 @@ pub fn benchmark(
     dataset_name: &str,
     output: Option<&Path>,
 ) -> Result<ExitCode, String> {
-    let (subject, _) = crate::subject::chosen(backends, backend, command, op_timeout, || {
+    let (subject, _) = crate::subject::chosen(backends, backend, command, op_timeout, 1, || {
         let file = crate::profiles::load(profile)?;
         Ok((file.profile.name.clone(), file.profile))
     })?;

@@ -12,14 +12,16 @@ use memory_conformance::profile::Profile;
 use crate::backends::Backends;
 
 /// The subject of the backend `backend` names in `backends`, or of the bridge `command` under
-/// the name and profile `declared` gives (read only for a bridge) on one child of it, each call
-/// bounded by `op_timeout` seconds (at least 1), with the bridge when there is one (to ask
-/// whether it still works); `Err` when both or neither are given, or the backend cannot start.
+/// the name and profile `declared` gives (read only for a bridge; a blank name is the one the
+/// bridge's hello gives) on up to `children` children of it, each call bounded by `op_timeout`
+/// seconds (at least 1), with the bridge when there is one (to ask whether it still works);
+/// `Err` when both or neither are given, or the backend cannot start.
 pub fn chosen(
     backends: Backends,
     backend: Option<&str>,
     command: &[OsString],
     op_timeout: u64,
+    children: usize,
     declared: impl FnOnce() -> Result<(String, Profile), String>,
 ) -> Result<(Subject, Option<Arc<BridgePool>>), String> {
     match (backend, command.is_empty()) {
@@ -33,7 +35,7 @@ pub fn chosen(
                 &name,
                 profile,
                 Duration::from_secs(op_timeout.max(1)),
-                1,
+                children,
             )
             .map(|(subject, bridge)| (subject, Some(bridge)))
         }

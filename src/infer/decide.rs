@@ -313,8 +313,8 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
             not_applicable: Vec::new(),
             first_report: None,
         };
-        for rule in rule_ids.iter().map(|id| known(id)) {
-            match gate.check(rule) {
+        for (rule, verdict) in checked_in_lanes(&gate, rule_ids) {
+            match verdict {
                 Verdict::Passed { .. } | Verdict::KnownViolationNotShown { .. } => {
                     outcome.held.push(rule.id());
                 }
@@ -337,6 +337,50 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
         }
         outcome
     }
+}
+
+/// Each of `rule_ids` checked by `gate`, in their order: on as many threads as the machine
+/// runs at once (each rule on a thread and runtime of its own, as [`Gate::check`] runs it), so
+/// a backend that waits on its disk or its children (a bridge serves each thread's case on a
+/// child of its own) waits on every core.
+fn checked_in_lanes(gate: &Gate, rule_ids: &[&'static str]) -> Vec<(&'static Rule, Verdict)> {
+    let rules: Vec<&'static Rule> = rule_ids.iter().map(|id| known(id)).collect();
+    let lanes = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(rules.len());
+    if lanes <= 1 {
+        return rules
+            .into_iter()
+            .map(|rule| (rule, gate.check(rule)))
+            .collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let verdicts: Vec<std::sync::Mutex<Option<Verdict>>> =
+        rules.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..lanes {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(rule) = rules.get(index) else { break };
+                    let verdict = gate.check(rule);
+                    *verdicts[index]
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(verdict);
+                }
+            });
+        }
+    });
+    rules
+        .into_iter()
+        .zip(verdicts)
+        .filter_map(|(rule, verdict)| {
+            let verdict = verdict
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)?;
+            Some((rule, verdict))
+        })
+        .collect()
 }
 
 /// The rule `id` names: the dimension table names only rules of the catalogue (its test

@@ -9,7 +9,8 @@ use super::{BridgePool, ProcessBridge};
 use crate::conformance::Subject;
 use crate::profile::Profile;
 
-/// The subject of a backend behind the bridge `command` (program and arguments), run on up to
+/// The subject of a backend behind the bridge `command` (program and arguments), named
+/// `backend` (when blank, as the bridge's hello names its backend), run on up to
 /// `children` children of it (at least 1; a runner gives one per thread, see [`BridgePool`]):
 /// the first child is started here, shaking hands, the others when cases need them; every case
 /// gets a store of its own on one child, and each instance the case opens is an `open` on that
@@ -48,6 +49,11 @@ pub fn bridged_subject(
             command_line(command)
         )
     })?;
+    let backend = if backend.trim().is_empty() {
+        pool.backend().to_owned()
+    } else {
+        backend.to_owned()
+    };
     let forget = Arc::clone(&pool);
     let handle = Arc::clone(&pool);
     let subject = Subject::namespaced(backend, profile, move |namespace| {
