@@ -21,6 +21,7 @@ use memory_conformance::{
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
+use support::deviants::replicas::{Replica, ReplicaFault, SharedStorage};
 use support::deviants::{Deviant, Deviation, calls, index, key, query, replace, result};
 
 /// Cases per rule and candidate: enough for every rule to meet what it checks, few enough
@@ -712,4 +713,26 @@ fn every_rule_red_on_infers_profile_is_announced_in_it() {
         insta::assert_snapshot!("infer_round_trip", table);
     });
     assert!(unannounced.is_empty(), "{}", unannounced.join("\n\n"));
+}
+
+/// A store whose storage outlives an instance but whose instances save over each other's
+/// writes (each keeps a copy, and saves it whole) is inferred durable and not shared: the
+/// two are tried alone where they do not hold together.
+#[test]
+fn a_durable_store_whose_instances_do_not_share_is_inferred_durable_only() {
+    let fault = ReplicaFault::StaleCopyWriteBack;
+    let subject = Subject::namespaced("durable-unshared", fault.profile(), move |namespace| {
+        let storage = SharedStorage::of(&namespace);
+        async move { Replica::open(fault, storage) }
+    })
+    .cleanup_with(SharedStorage::remove);
+    let inference = inferred(&subject, 1);
+    let text = inference.to_toml();
+    let capabilities = inference.profile.capabilities;
+    assert!(capabilities.durable && !capabilities.shared, "{text}");
+    assert!(
+        text.contains("\ndurable = true  # checked by durability.reopen\n"),
+        "{text}"
+    );
+    assert!(text.contains("\nshared = false  # not claimed: "), "{text}");
 }

@@ -279,7 +279,8 @@ impl Inference {
             "multi_word" => vec![words::TOGETHER, MultiWord::KEY],
             // A key joined with a character other than `/` is the table `[key]`.
             "key.joined_with" => vec![KeyScheme::KEY],
-            "capabilities.durable" | "capabilities.shared" => vec![DURABLE_AND_SHARED],
+            "capabilities.durable" => vec![CAPABILITIES[0].label, DURABLE_AND_SHARED],
+            "capabilities.shared" => vec![CAPABILITIES[1].label, DURABLE_AND_SHARED],
             "capabilities.events_delta" => vec![<Option<EventsDelta>>::LABEL],
             key if key.starts_with("vector.") => vec![Retrieval::KEY],
             key if key.starts_with("event_words.") || key.starts_with("query_terms.") => {
@@ -483,9 +484,10 @@ fn duplicates(run: &mut Run<impl FnMut(&str)>) {
     }
 }
 
-/// Durable and shared, decided together: a backend whose storage outlives an instance is
-/// usually shared by instances too. Neither is a value that fits when the rules fail: it
-/// checks nothing, so it is only taken when durable and shared do not hold.
+/// Durable and shared, decided together first: a backend whose storage outlives an instance
+/// is usually shared by instances too. Where they do not hold together, each alone (a file
+/// store one instance at a time is durable, not shared). Not claiming one is no value that
+/// fits when its rules fail: it checks nothing, so it is only taken when the claim fails.
 fn durable_and_shared(run: &mut Run<impl FnMut(&str)>) {
     let [durable, shared, ..] = &CAPABILITIES;
     let rules: Vec<&'static str> = [durable.decided_by, shared.decided_by].concat();
@@ -499,6 +501,18 @@ fn durable_and_shared(run: &mut Run<impl FnMut(&str)>) {
         vec![("durable and shared".to_owned(), both)],
         "neither durable nor shared",
     );
+    if (durable.claimed)(&run.profile.capabilities) {
+        return;
+    }
+    for capability in [durable, shared] {
+        let claimed = run.with(|p| (capability.claim)(&mut p.capabilities));
+        run.decide_or_decline(
+            capability.label,
+            capability.decided_by,
+            vec![(capability.label.to_owned(), claimed)],
+            "not claimed",
+        );
+    }
 }
 
 /// Each call beyond the two, in the table's order: claimed where its rules ran and held,
