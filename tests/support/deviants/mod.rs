@@ -10,6 +10,7 @@
 
 pub mod calls;
 pub mod concurrency;
+pub mod fields;
 pub mod index;
 pub mod key;
 pub mod liveness;
