@@ -247,8 +247,8 @@ const WINDOW: usize = 1_000;
 /// Searches the thousand latest events of the key only, a defect reported of a published
 /// agent's memory (LifeOS, <https://github.com/nbramia/LifeOS/issues/534>: memory search only
 /// ever considers the thousand most recently saved memories). Breaks R6.every-match on a key
-/// holding more than a thousand events, which no rule stores: out of the catalogue, a known
-/// blind spot (`tests/deviant_backends.rs`).
+/// holding more than a thousand events, which `result.limit` stores rarely: caught at the
+/// gate's 256 cases, not at the catalogue's 64 (`tests/deviant_backends.rs`).
 #[derive(Debug)]
 pub struct LatestThousandOnly;
 
