@@ -66,8 +66,8 @@ impl fmt::Display for Departure {
 
 /// The first entry of `actual` that no event stored under `key` with its text parts wrote
 /// field for field, with the first field that differs from the nearest such event; `None`
-/// where every entry is some event's, or stands for none (an explicit memory, or an entry
-/// other expectations judge).
+/// where every entry is some event's, or may stand for an explicit memory (whose fields are
+/// not compared), or for nothing stored (other expectations judge it).
 pub(crate) fn first_departure(
     oracle: &Oracle,
     key: &MemoryKey,
@@ -76,9 +76,10 @@ pub(crate) fn first_departure(
     let format = oracle.timestamps();
     actual.iter().find_map(|entry| {
         let written = oracle.written_like(&key.app_name, &key.user_id, &entry.content);
+        // An entry that may be an explicit memory's, or is some event's whole, departs not.
         let departures: Vec<Departure> = written
             .into_iter()
-            .map(|written| departure(format, written, entry))
+            .map(|written| departure(format, written?, entry))
             .collect::<Option<Vec<_>>>()?;
         departures.into_iter().next()
     })
@@ -174,6 +175,10 @@ mod tests {
             first_departure(&oracle, &key, &[moved]).map(|d| d.field),
             Some(Field::Timestamp)
         );
+        // An entry that may be an explicit memory's is not compared.
+        oracle.add_memories("a", "u", &[MemoryEntry::new(Content::text("tea"))]);
+        let bare = MemoryEntry::new(Content::text("tea"));
+        assert_eq!(first_departure(&oracle, &key, &[bare]), None);
         // An entry no stored event has the text of is other expectations' to judge.
         let other = MemoryEntry::new(Content::text("coffee"));
         assert_eq!(first_departure(&oracle, &key, &[other]), None);

@@ -107,20 +107,20 @@ impl Oracle {
     /// content, author and timestamp (under
     /// [`NaiveIsoformat`](crate::profile::Timestamps::NaiveIsoformat) the exact instant,
     /// as [`timestamp_format::matches`](super::timestamp_format::matches) reads it). Explicit
-    /// memories are not among them.
+    /// memories stand as `None`: their fields are not compared.
     pub(crate) fn written_like(
         &self,
         app_name: &str,
         user_id: &str,
         content: &Content,
-    ) -> Vec<crate::MemoryEntry> {
+    ) -> Vec<Option<crate::MemoryEntry>> {
         self.stores
             .get(&self.store_key(app_name, user_id))
             .into_iter()
             .flat_map(|store| &store.sessions)
             .flat_map(|session| &session.events)
             .filter(|event| super::identity::same_entry(&event.content, content))
-            .filter_map(|event| {
+            .map(|event| {
                 let (author, at) = event.written.as_ref()?;
                 let timestamp = match self.profile.timestamps {
                     crate::profile::Timestamps::NaiveIsoformat => at.to_string(),
