@@ -93,7 +93,7 @@ rule! {
             let matches = match limit {
                 Limit::AtMost(n) => (1..=n + 12).boxed(),
                 Limit::Unlimited => {
-                    prop_oneof![30 => 1..=30usize, 2 => 101..=160usize, 1 => 1_001..=1_200usize]
+                    prop_oneof![30 => 1..=30usize, 2 => 101..=160usize, 1 => 1_001..=1_050usize]
                         .boxed()
                 }
             };
