@@ -148,7 +148,10 @@ mod tests {
         oracle.add(&session);
         let key = session.key();
         let kept = MemoryEntry::from_event(&event).expect("content");
-        assert_eq!(first_departure(&oracle, &key, &[kept.clone()]), None);
+        assert_eq!(
+            first_departure(&oracle, &key, std::slice::from_ref(&kept)),
+            None
+        );
         let mut lost = kept.clone();
         lost.author = None;
         let found = first_departure(&oracle, &key, &[kept.clone(), lost]).expect("departs");
