@@ -183,3 +183,37 @@ async fn probe(
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_first_add_changes_nothing_and_every_later_kind_of_step_is_noted() {
+        let session = Session::new("a", "u", "s-1");
+        let other = Session::new("a", "u", "s-2");
+        let mut watch = FieldWatch::default();
+        watch.before(1, &Step::Add(session.clone()));
+        watch.before(2, &Step::Add(other));
+        watch.before(3, &Step::Settle);
+        assert!(watch.changers.is_empty());
+        watch.before(4, &Step::Add(session));
+        watch.before(5, &Step::Reopen);
+        watch.before(6, &Step::Open);
+        watch.before(7, &Step::ConcurrentAdds(Vec::new()));
+        let noted: Vec<(usize, &str)> = watch
+            .changers
+            .iter()
+            .map(|(at, what)| (*at, what.as_str()))
+            .collect();
+        assert_eq!(
+            noted,
+            [
+                (4, "a re-add"),
+                (5, "a reopen"),
+                (6, "another instance"),
+                (7, "concurrent adds")
+            ]
+        );
+    }
+}
