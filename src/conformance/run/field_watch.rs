@@ -4,9 +4,9 @@
 //! that departs fails the rule whose scenario ran the step, naming the field and the steps,
 //! unless `result.fidelity`'s own scenario (a first add into a fresh store, then the same
 //! search) shows the same departure: that one stays `result.fidelity`'s alone. The check
-//! costs nothing before such a step, and the first-add probe runs only on a departure.
+//! costs nothing before such a step, and the first-add probe runs only on a departure, once a
+//! kind of departure for the whole gate (its answer kept in the subject's run options).
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use super::call_guard::guarded;
@@ -20,16 +20,13 @@ use crate::conformance::judge::oracle::Oracle;
 use crate::profile::Timestamps;
 use crate::{Event, MemoryEntry, MemoryKey, Session};
 
-/// The steps of a run that can change a stored entry's fields, and what the first-add probe
-/// found for each kind of departure.
+/// The steps of a run that can change a stored entry's fields.
 #[derive(Default)]
 pub(crate) struct FieldWatch {
     /// Each such step (1-based) and what it did.
     changers: Vec<(usize, String)>,
     /// The sessions added so far, to tell a re-add.
     added: Vec<(MemoryKey, String)>,
-    /// Whether a first add shows a kind of departure ([`kind`]).
-    first_add: HashMap<(Field, Option<String>, Option<String>), bool>,
 }
 
 impl FieldWatch {
@@ -73,14 +70,15 @@ impl FieldWatch {
         let Some(departed) = first_departure(oracle, &search.key, actual) else {
             return Ok(());
         };
-        let kind = kind(&departed);
-        let first_add = match self.first_add.get(&kind) {
-            Some(&shown) => shown,
+        let kind = format!("{:?}", kind(&departed));
+        let known = lock(&subject.options.first_adds).get(&kind).copied();
+        let first_add = match known {
+            Some(shown) => shown,
             None => {
                 let shown = first_add_departs(subject, &search.key, &search.query, &departed)
                     .await
                     .unwrap_or(true);
-                self.first_add.insert(kind, shown);
+                lock(&subject.options.first_adds).insert(kind, shown);
                 shown
             }
         };
@@ -106,6 +104,13 @@ impl FieldWatch {
             with_metadata: true,
         })
     }
+}
+
+/// `mutex`'s value, also after a panic while it was held.
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// What makes two departures the same kind, for the probe's cache: the field, and its values
