@@ -842,7 +842,7 @@ fn replicas_that_miss_a_peer_write_on_their_first_search_are_caught_by_both_scop
 
 /// Once a blind spot, from a public bug report (`query::LatestThousandOnly`, LifeOS#534): a
 /// backend that searches only the thousand latest events of a key differs from the reference on
-/// a key holding 1,001 events. `result.limit` now draws, rarely (one case in 33), a key of over
+/// a key holding 1,001 events. `result.limit` now draws, rarely (one case in 65), a key of over
 /// a thousand matching events, and catches it: at 256 cases, the gate's default, not at the
 /// catalogue's 64, so it is pinned here rather than in the catalogue, with the rule it fails
 /// and a failing key of over a thousand events.

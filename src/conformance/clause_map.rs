@@ -93,7 +93,7 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
     ),
     (
         "many matches",
-        "more matching events than the profile's limit, or 30 when it has none (now and then 101 to 160, and in one case in 33 a key of 1,001 to 1,050), over up to three sessions",
+        "more matching events than the profile's limit, or 30 when it has none (now and then 101 to 160, and in one case in 65 a key of 1,001 to 1,050), over up to three sessions",
     ),
     (
         "ranked beyond the limit",

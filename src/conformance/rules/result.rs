@@ -93,7 +93,7 @@ rule! {
             let matches = match limit {
                 Limit::AtMost(n) => (1..=n + 12).boxed(),
                 Limit::Unlimited => {
-                    prop_oneof![30 => 1..=30usize, 2 => 101..=160usize, 1 => 1_001..=1_050usize]
+                    prop_oneof![60 => 1..=30usize, 4 => 101..=160usize, 1 => 1_001..=1_050usize]
                         .boxed()
                 }
             };
@@ -316,7 +316,7 @@ rule! {
             // Where the profile computes the matches, events that do not match come before,
             // between and after the matches, so a limit cut before matching shows; the same
             // query is asked with two limits, so a limit ignored or remembered shows.
-            let others = if lexical { 0..=3usize } else { 0..=0usize };
+            let others = if lexical { 0..=2usize } else { 0..=0usize };
             (
                 key(),
                 distinct_words(2),
@@ -333,7 +333,7 @@ rule! {
                             (0..before).map(|i| format!("{other} {s} {i}")).collect();
                         for m in (0..matches).filter(|m| m % sessions == s) {
                             texts.push(format!("{word} {m}"));
-                            if before > 1 {
+                            if before == 2 && m % 2 == 0 {
                                 texts.push(format!("{other} {m}"));
                             }
                         }
