@@ -93,7 +93,7 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
     ),
     (
         "many matches",
-        "more matching events than the profile's limit, or 30 when it has none, over up to three sessions",
+        "more matching events than the profile's limit, or 30 when it has none (now and then 101 to 160, and in one case in 65 a key of 1,001 to 1,050), over up to three sessions",
     ),
     (
         "ranked beyond the limit",
@@ -133,7 +133,7 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
     ),
     (
         "event deltas",
-        "deltas of events for a session or none, whose event ids repeat, extend or replace what the session holds, mixed with whole adds",
+        "deltas of events for a session or none, whose event ids repeat, extend or replace what the session holds, some with a role or a function call beside their text, mixed with whole adds",
     ),
     (
         "explicit memories",
@@ -145,7 +145,7 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
     ),
     (
         "limited searches",
-        "searches asking for at most 1 to the matches plus 3 entries",
+        "one query asked with two limits, each from 1 to the matches plus 3, over matches with events that do not match before, between and after them",
     ),
     (
         "delayed writes",
@@ -289,8 +289,22 @@ pub(crate) const SPECIFICATION: &[Clause] = &[
         says: Cow::Borrowed(
             "an entry is the event's content unchanged, its author and an RFC 3339 UTC timestamp with milliseconds (fix 3)",
         ),
-        rules: &["result.fidelity"],
-        inputs: &["multi-part contents", "timestamps", "authors"],
+        rules: &[
+            "result.fidelity",
+            "replace.readd_replaces",
+            "delta.as_declared",
+            "durability.reopen",
+            "scope.shared",
+        ],
+        inputs: &[
+            "multi-part contents",
+            "timestamps",
+            "authors",
+            "re-adds",
+            "event deltas",
+            "reopen",
+            "second instance",
+        ],
     },
     Clause {
         id: Cow::Borrowed("R7.unknown-key"),

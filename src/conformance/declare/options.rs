@@ -35,6 +35,10 @@ pub(crate) struct RunOptions {
     /// Counts the cases of the rule being checked as they pass, so its watchdog can tell a
     /// slow rule from a stalled one.
     pub(crate) cases_passed: Option<Arc<AtomicU32>>,
+    /// For each kind of field departure seen after a later step, whether a first add into a
+    /// fresh store shows it too (`run/field_watch.rs`), shared by every clone, so a backend
+    /// that departs on every add is asked once a kind, not once a case.
+    pub(crate) first_adds: Arc<std::sync::Mutex<std::collections::HashMap<String, bool>>>,
 }
 
 impl Default for RunOptions {
@@ -49,6 +53,7 @@ impl Default for RunOptions {
             spending: Arc::default(),
             case_deadline: None,
             cases_passed: None,
+            first_adds: Arc::default(),
         }
     }
 }

@@ -1,7 +1,9 @@
-//! Which entry is which: every rule but `result.fidelity` knows a returned entry by its text
-//! parts alone, so a backend that changes what it keeps of an entry (its role, a non-text part)
-//! fails `result.fidelity` once, and every other rule goes on checking what it checks (which
-//! entries come back, how many, in which order), not the entries' fidelity again.
+//! Which entry is which: every rule knows a returned entry by its text parts, so a backend that
+//! changes what it keeps of an entry (its role, a non-text part, its author or timestamp) on
+//! a first add fails `result.fidelity` once, and every other rule goes on checking what it
+//! checks (which entries come back, how many, in which order). A field that changes only
+//! after a later step (a re-add, a delta, a reopen, another instance) is caught by the rule
+//! whose scenario ran that step (`fields.rs`, `run/field_watch.rs`).
 
 use crate::Content;
 

@@ -7,7 +7,7 @@ use super::{Requirement, computable};
 use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
 use crate::conformance::generate::values::{WORDS, base_time, key, textless_event};
 use crate::profile::Profile;
-use crate::{Event, Session};
+use crate::{Content, Event, Part, Session};
 
 rule! {
     pub fn delta_as_declared -> AS_DECLARED {
@@ -29,7 +29,7 @@ rule! {
             // Event ids from a small pool, so deltas meet ids the session already holds.
             let event = prop_oneof![
                 4 => (select(vec!["e-1", "e-2", "e-3"]), select(WORDS.to_vec()), select(WORDS.to_vec()))
-                    .prop_map(|(id, a, b)| Event::text("user", format!("{a} {b}")).with_id(id)),
+                    .prop_map(|(id, a, b)| text_event(format!("{a} {b}"), id).with_id(id)),
                 1 => (select(vec!["e-1", "e-4"]), textless_event()).prop_map(|(id, e)| e.with_id(id)),
             ]
             .prop_map(|e| e.at(base_time()));
@@ -69,4 +69,20 @@ rule! {
                 .boxed()
         },
     }
+}
+
+/// A text event of the user's, with a role (`e-2`) or a function call beside the text (`e-3`,
+/// its arguments without a string, so no profile's tool data reads a word in them): what a
+/// delta must keep field for field. Chosen by the event id, so the cases drawn stay those
+/// drawn before the fields were compared.
+fn text_event(text: String, id: &str) -> Event {
+    let content = match id {
+        "e-2" => Content::text(text).with_role("user"),
+        "e-3" => Content::new(vec![
+            Part::text(text),
+            Part::function_call("lookup", serde_json::json!({"n": 1})),
+        ]),
+        _ => Content::text(text),
+    };
+    Event::new("user", Some(content))
 }

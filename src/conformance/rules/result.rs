@@ -90,10 +90,14 @@ rule! {
         scenarios: |profile| {
             let limit = profile.limit;
             let profile = profile.clone();
-            // Now and then far more matches than any plausible hidden cap.
+            // Now and then far more matches than any plausible hidden cap, and rarely a key of
+            // thousands of events (a search that reads only the latest thousand, LifeOS#534).
             let matches = match limit {
                 Limit::AtMost(n) => (1..=n + 12).boxed(),
-                Limit::Unlimited => prop_oneof![15 => 1..=30usize, 1 => 101..=160usize].boxed(),
+                Limit::Unlimited => {
+                    prop_oneof![60 => 1..=30usize, 4 => 101..=160usize, 1 => 1_001..=1_050usize]
+                        .boxed()
+                }
             };
             (key(), select(WORDS.to_vec()), matches, 1..=3usize)
                 .prop_map(move |(key, word, matches, sessions)| {
@@ -314,22 +318,41 @@ rule! {
                 Limit::Unlimited => 40,
             };
             let lexical = profile.is_lexical();
-            (key(), select(WORDS.to_vec()), 1..=cap, 1..=cap + 3, 1..=3usize)
-                .prop_map(move |(key, word, matches, limit, sessions)| {
+            // Where the profile computes the matches, events that do not match come before,
+            // between and after the matches, so a limit cut before matching shows; the same
+            // query is asked with two limits, so a limit ignored or remembered shows.
+            let others = if lexical { 0..=2usize } else { 0..=0usize };
+            (
+                key(),
+                distinct_words(2),
+                1..=cap,
+                (1..=cap + 3, 1..=cap + 3),
+                1..=3usize,
+                (others.clone(), others),
+            )
+                .prop_map(move |(key, words, matches, limits, sessions, (before, after))| {
+                    let (word, other) = (words[0], words[1]);
                     let mut steps = Vec::new();
                     for s in 0..sessions {
-                        let texts: Vec<String> = (0..matches)
-                            .filter(|m| m % sessions == s)
-                            .map(|m| format!("{word} {m}"))
-                            .collect();
+                        let mut texts: Vec<String> =
+                            (0..before).map(|i| format!("{other} {s} {i}")).collect();
+                        for m in (0..matches).filter(|m| m % sessions == s) {
+                            texts.push(format!("{word} {m}"));
+                            if before == 2 && m % 2 == 0 {
+                                texts.push(format!("{other} {m}"));
+                            }
+                        }
+                        texts.extend((0..after).map(|i| format!("{other} {s} after {i}")));
                         steps.push(Step::Add(session_of(&key, &format!("s-{s}"), &texts)));
                     }
-                    let expect = if lexical {
-                        vec![Expect::Oracle, Expect::NoDuplicates]
-                    } else {
-                        vec![Expect::Count(matches.min(limit)), Expect::NoDuplicates]
-                    };
-                    steps.push(search_limited(&key, word, limit, expect));
+                    for limit in [limits.0, limits.1] {
+                        let expect = if lexical {
+                            vec![Expect::Oracle, Expect::NoDuplicates]
+                        } else {
+                            vec![Expect::Count(matches.min(limit)), Expect::NoDuplicates]
+                        };
+                        steps.push(search_limited(&key, word, limit, expect));
+                    }
                     Scenario { steps }
                 })
                 .boxed()

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::call_guard::{guarded, panic_message};
+use super::field_watch::FieldWatch;
 use super::settling::{Overdue, POLL_INTERVAL, Settling};
 use super::transcript::Transcript;
 use crate::conformance::declare::namespace::Namespace;
@@ -63,6 +64,7 @@ async fn run_in(
         stats: RunStats::default(),
         transcript: Transcript::default(),
         at: 0,
+        fields: FieldWatch::default(),
     };
     let first = run.open().await.map_err(|problem| {
         let step = 0;
@@ -80,6 +82,7 @@ async fn run_in(
             problem,
         };
         run.at = i + 1;
+        run.fields.before(i + 1, step);
         match run.step(step, route.as_deref()).await {
             Ok(()) => {}
             // A stated departure from R7.any-string: a call carrying a string the profile
@@ -187,6 +190,8 @@ struct Run<'a> {
     /// What the searches answered, and the step running (1-based).
     transcript: Transcript,
     at: usize,
+    /// Every field of every entry, after the steps that can change one.
+    fields: FieldWatch,
 }
 
 impl Run<'_> {
@@ -304,6 +309,8 @@ impl Run<'_> {
             let actual = self.fetch(search, through).await?;
             let problem = match self.compare(search, &actual) {
                 Ok(()) => {
+                    let (subject, oracle) = (self.subject, &self.oracle);
+                    (self.fields.check(subject, oracle, search, &actual, self.at)).await?;
                     if waiting && let Some(waited) = self.settling.since_write() {
                         let slowest = self.stats.slowest_write.get_or_insert(waited);
                         *slowest = (*slowest).max(waited);

@@ -4,7 +4,9 @@
 use std::sync::atomic::Ordering;
 
 use memory_conformance::profile::Profile;
-use memory_conformance::{Event, MemoryEntry, MemoryService, SearchOptions, Session, async_trait};
+use memory_conformance::{
+    Event, MemoryEntry, MemoryService, SearchMemoryResponse, SearchOptions, Session, async_trait,
+};
 
 use super::{Answer, Deviation, Done, Search, Store, lock};
 
@@ -214,5 +216,44 @@ impl Deviation for LimitCappedAtTopK {
             .memories
             .truncate(options.limit.map_or(TOP_K, |limit| limit.min(TOP_K)));
         Ok(found)
+    }
+}
+
+/// Cuts a limited search to its limit before matching: the first `limit` events stored under
+/// the key, of which those that match the query. Breaks R9.search-limit wherever events that
+/// do not match come before the matches.
+#[derive(Debug)]
+pub struct LimitBeforeMatch;
+
+#[async_trait]
+impl Deviation for LimitBeforeMatch {
+    fn profile(&self) -> Profile {
+        Profile::reference()
+    }
+
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search_with(
+        &self,
+        store: &Store,
+        search: Search<'_>,
+        options: &SearchOptions,
+    ) -> Answer {
+        let mut all = super::query::matching(store, search, |_| true).memories;
+        if let Some(limit) = options.limit {
+            all.truncate(limit);
+        }
+        let live = super::query::live_tokens(search.query);
+        let memories = all
+            .into_iter()
+            .filter(|entry| {
+                let words = super::query::words(entry);
+                live.iter().any(|t| words.contains(t))
+            })
+            .collect();
+        Ok(SearchMemoryResponse::new(memories))
     }
 }

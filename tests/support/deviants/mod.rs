@@ -4,12 +4,13 @@
 //!
 //! A deviant is a unit struct named for what it does, declared in the file of the clause it
 //! breaks (`key`, `replace`, `index`, `query`, `result`, `concurrency`, `calls`, `liveness`,
-//! `visibility`, `replicas`), with its whole deviation in its `impl Deviation`: the profile it
+//! `visibility`, `replicas`, `fields`), with its whole deviation in its `impl Deviation`: the profile it
 //! claims and the hooks it bends. A hook it leaves out behaves as the reference does.
 //! [`Deviant`] makes one a [`MemoryService`] over a fresh [`Store`].
 
 pub mod calls;
 pub mod concurrency;
+pub mod fields;
 pub mod index;
 pub mod key;
 pub mod liveness;

@@ -215,7 +215,7 @@ impl Deviation for SubstringTerms {
 /// The entries of the events the reference keeps (content present, with a part) under the
 /// search's key whose content `matches`: each session as last added, sessions in the order
 /// their ids were first added, events in session order.
-fn matching(
+pub(super) fn matching(
     store: &Store,
     search: Search<'_>,
     matches: impl Fn(&Content) -> bool,
@@ -247,8 +247,8 @@ const WINDOW: usize = 1_000;
 /// Searches the thousand latest events of the key only, a defect reported of a published
 /// agent's memory (LifeOS, <https://github.com/nbramia/LifeOS/issues/534>: memory search only
 /// ever considers the thousand most recently saved memories). Breaks R6.every-match on a key
-/// holding more than a thousand events, which no rule stores: out of the catalogue, a known
-/// blind spot (`tests/deviant_backends.rs`).
+/// holding more than a thousand events, which `result.limit` stores rarely: caught at the
+/// gate's 256 cases, not at the catalogue's 64 (`tests/deviant_backends.rs`).
 #[derive(Debug)]
 pub struct LatestThousandOnly;
 

@@ -64,6 +64,9 @@ struct ModelEvent {
     /// Under vector search where the profile ranks blank events last: whether this one's text
     /// is not empty but holds no word.
     blank: bool,
+    /// An event's author and time, which its entry must carry (`None` for an explicit memory,
+    /// whose fields are not compared).
+    written: Option<(String, jiff::Timestamp)>,
 }
 
 impl Oracle {
@@ -97,6 +100,39 @@ impl Oracle {
             None => StoreKey::Pair(app_name.to_owned(), user_id.to_owned()),
             Some(joined) => StoreKey::Joined(joined),
         }
+    }
+
+    /// The entries the events stored under (`app_name`, `user_id`) whose text parts are
+    /// `content`'s ([`same_entry`](super::identity::same_entry)) must come back as: their whole
+    /// content, author and timestamp (under
+    /// [`NaiveIsoformat`](crate::profile::Timestamps::NaiveIsoformat) the exact instant,
+    /// as [`timestamp_format::matches`](super::timestamp_format::matches) reads it). Explicit
+    /// memories stand as `None`: their fields are not compared.
+    pub(crate) fn written_like(
+        &self,
+        app_name: &str,
+        user_id: &str,
+        content: &Content,
+    ) -> Vec<Option<crate::MemoryEntry>> {
+        self.stores
+            .get(&self.store_key(app_name, user_id))
+            .into_iter()
+            .flat_map(|store| &store.sessions)
+            .flat_map(|session| &session.events)
+            .filter(|event| super::identity::same_entry(&event.content, content))
+            .map(|event| {
+                let (author, at) = event.written.as_ref()?;
+                let timestamp = match self.profile.timestamps {
+                    crate::profile::Timestamps::NaiveIsoformat => at.to_string(),
+                    _ => crate::MemoryEntry::format_timestamp(*at),
+                };
+                Some(
+                    crate::MemoryEntry::new(event.content.clone())
+                        .with_author(author.clone())
+                        .with_timestamp(timestamp),
+                )
+            })
+            .collect()
     }
 
     /// Every entry stored under (`app_name`, `user_id`), each as often as it is stored: all a

@@ -37,6 +37,7 @@ impl Oracle {
             vector,
             look,
             blank,
+            written: None,
         }
     }
 
@@ -54,7 +55,10 @@ impl Oracle {
                     .round(jiff::Unit::Microsecond)
                     .unwrap_or(event.timestamp)
                     .to_string();
-                self.model_event(event.id.clone(), content.clone(), &event.author, &at)
+                let mut model =
+                    self.model_event(event.id.clone(), content.clone(), &event.author, &at);
+                model.written = Some((event.author.clone(), event.timestamp));
+                model
             })
             .collect()
     }
