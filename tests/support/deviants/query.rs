@@ -215,7 +215,7 @@ impl Deviation for SubstringTerms {
 /// The entries of the events the reference keeps (content present, with a part) under the
 /// search's key whose content `matches`: each session as last added, sessions in the order
 /// their ids were first added, events in session order.
-fn matching(
+pub(super) fn matching(
     store: &Store,
     search: Search<'_>,
     matches: impl Fn(&Content) -> bool,
