@@ -54,9 +54,8 @@ fn stem(word: &str) -> String {
     }
     let bytes = stem.as_bytes();
     let n = bytes.len();
-    if n > 3 && bytes[n - 1] == bytes[n - 2] && !b"aeiou".contains(&bytes[n - 1]) {
-        stem = &stem[..n - 1];
-    } else if n > 3 && bytes[n - 1] == b'e' {
+    let doubled = n > 1 && bytes[n - 1] == bytes[n - 2] && !b"aeiou".contains(&bytes[n - 1]);
+    if n > 3 && (doubled || bytes[n - 1] == b'e') {
         stem = &stem[..n - 1];
     }
     stem.to_owned()
