@@ -4,6 +4,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::{Requirement, lexical_only};
+use crate::conformance::generate::lexicon::{Words, lexicon_scenario};
 use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
 use crate::conformance::generate::values::{
     ABSENT, PUNCTUATION, SEPARATORS, WORDS, distinct_words, join_with_separators, key, session_of,
@@ -18,7 +19,9 @@ rule! {
         requirement: Requirement::Profile,
         weight: 1,
         applies: lexical_only,
-        scenarios: |_| decorated_scenario(Side::Query),
+        scenarios: |_| {
+            prop_oneof![decorated_scenario(Side::Query), lexicon_scenario(Just(Words::Joined))].boxed()
+        },
     }
 }
 
@@ -30,7 +33,9 @@ rule! {
         requirement: Requirement::Profile,
         weight: 1,
         applies: lexical_only,
-        scenarios: |_| decorated_scenario(Side::Text),
+        scenarios: |_| {
+            prop_oneof![decorated_scenario(Side::Text), lexicon_scenario(Just(Words::Joined))].boxed()
+        },
     }
 }
 

@@ -4,6 +4,9 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::{Requirement, always, lexical_only};
+use crate::conformance::generate::lexicon::{
+    Words, any_words, followed_by_lexicon, lexicon_scenario,
+};
 use crate::conformance::generate::scenario::{Expect, Scenario, Step, search};
 use crate::conformance::generate::values::{
     DIGIT_WORDS, NON_ASCII_WORDS, SEPARATORS, WORDS, blank_query, distinct_words,
@@ -89,10 +92,14 @@ rule! {
                 })
             };
             let pool = ["coffee", "tea", "latte", "café", "straße", "éclair"];
-            model_scenario(
-                proptest::collection::vec(cased(&pool), 1..4).prop_map(|w| w.join(" ")),
-                cased(&pool),
-            )
+            prop_oneof![
+                model_scenario(
+                    proptest::collection::vec(cased(&pool), 1..4).prop_map(|w| w.join(" ")),
+                    cased(&pool),
+                ),
+                lexicon_scenario(Just(Words::Case)),
+            ]
+            .boxed()
         },
     }
 }
@@ -110,20 +117,24 @@ rule! {
             let queries = [
                 "4417", "4417?", "order", "abc123", "abc", "123", "12", "3.14", "v2", "2026",
             ];
-            model_scenario(
-                proptest::collection::vec(
-                    select(
-                        DIGIT_WORDS
-                            .iter()
-                            .chain(&WORDS[..2])
-                            .copied()
-                            .collect::<Vec<_>>(),
-                    ),
-                    1..4,
-                )
-                .prop_map(|w| w.join(" ")),
-                select(queries.to_vec()).prop_map(String::from),
-            )
+            prop_oneof![
+                model_scenario(
+                    proptest::collection::vec(
+                        select(
+                            DIGIT_WORDS
+                                .iter()
+                                .chain(&WORDS[..2])
+                                .copied()
+                                .collect::<Vec<_>>(),
+                        ),
+                        1..4,
+                    )
+                    .prop_map(|w| w.join(" ")),
+                    select(queries.to_vec()).prop_map(String::from),
+                ),
+                lexicon_scenario(Just(Words::Numbers)),
+            ]
+            .boxed()
         },
     }
 }
@@ -158,11 +169,15 @@ rule! {
                 "viet",
                 "việt",
             ];
-            model_scenario(
-                proptest::collection::vec(select(NON_ASCII_WORDS.to_vec()), 1..3)
-                    .prop_map(|w| w.join(" ")),
-                select(queries.to_vec()).prop_map(String::from),
-            )
+            prop_oneof![
+                model_scenario(
+                    proptest::collection::vec(select(NON_ASCII_WORDS.to_vec()), 1..3)
+                        .prop_map(|w| w.join(" ")),
+                    select(queries.to_vec()).prop_map(String::from),
+                ),
+                lexicon_scenario(Just(Words::Normalisation)),
+            ]
+            .boxed()
         },
     }
 }
@@ -180,9 +195,17 @@ rule! {
             let few = WORDS[..4].to_vec();
             let words = proptest::collection::vec(select(few.clone()).prop_map(String::from), 2..4);
             let separators = proptest::collection::vec(select(SEPARATORS.to_vec()), 3);
-            model_scenario(
-                proptest::collection::vec(select(few), 1..4).prop_map(|w| w.join(" ")),
-                (words, separators).prop_map(|(w, s)| join_with_separators(w, s)),
+            // Then a question as people ask it, for a word stored in other forms, inside
+            // longer words or among stop words: only what the profile's word rules match is
+            // found, so a backend that stems, matches inside words or drops stop words answers
+            // otherwise.
+            followed_by_lexicon(
+                model_scenario(
+                    proptest::collection::vec(select(few), 1..4).prop_map(|w| w.join(" ")),
+                    (words, separators).prop_map(|(w, s)| join_with_separators(w, s)),
+                ),
+                "s-2",
+                any_words(),
             )
         },
     }

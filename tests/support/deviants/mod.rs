@@ -3,8 +3,8 @@
 //! departure).
 //!
 //! A deviant is a unit struct named for what it does, declared in the file of the clause it
-//! breaks (`key`, `replace`, `index`, `query`, `result`, `concurrency`, `calls`, `liveness`,
-//! `visibility`, `replicas`, `fields`), with its whole deviation in its `impl Deviation`: the profile it
+//! breaks (`key`, `replace`, `index`, `query`, `words`, `result`, `concurrency`, `calls`,
+//! `liveness`, `visibility`, `replicas`, `fields`), with its whole deviation in its `impl Deviation`: the profile it
 //! claims and the hooks it bends. A hook it leaves out behaves as the reference does.
 //! [`Deviant`] makes one a [`MemoryService`] over a fresh [`Store`].
 
@@ -20,6 +20,7 @@ pub mod replicas;
 pub mod result;
 mod store;
 pub mod visibility;
+pub mod words;
 
 use std::time::Duration;
 

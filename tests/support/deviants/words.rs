@@ -1,0 +1,166 @@
+//! Deviants that read words otherwise than their profile declares: another form of a word
+//! taken for it (a stemmer), stop words dropped from the query, stored text normalised to NFC
+//! before it is cut, and letters whose case does not map one to one folded otherwise (R4, R5).
+
+use memory_conformance::Content;
+use memory_conformance::async_trait;
+use memory_conformance::profile::{Profile, QueryTerms, WordRule};
+use memory_conformance::tokenize::{event_words, query_tokens};
+use unicode_normalization::UnicodeNormalization;
+
+use super::query::matching;
+use super::{Answer, Deviation, Done, Search, Store, two_calls};
+
+/// Stems every word it stores and every query word (a crude English suffix stripper, as a
+/// full-text index with a stemming analyser such as FTS5's `porter` tokenizer does), so
+/// `running` finds "I run", while its profile declares the reference's plain words. Breaks
+/// R5.any-token: a query token matches only an equal word.
+#[derive(Debug)]
+pub struct StemmedWords;
+
+#[async_trait]
+impl Deviation for StemmedWords {
+    async fn add_session(&self, store: &Store, session: &memory_conformance::Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let terms: Vec<String> = query_tokens(search.query).iter().map(|t| stem(t)).collect();
+        Ok(matching(store, search, |content| {
+            let words: Vec<String> = content
+                .texts()
+                .flat_map(event_words)
+                .map(|w| stem(&w))
+                .collect();
+            terms.iter().any(|t| words.contains(t))
+        }))
+    }
+}
+
+/// `word` without its English inflection: `-ing`, `-ed`, `-es`, `-er`, `-s`, a doubled last
+/// consonant and a final `e` (`running`, `runs` and `run` give `run`; `baked` and `bake`,
+/// `bak`). A word that is not all ASCII letters is left as it is.
+fn stem(word: &str) -> String {
+    if !word.bytes().all(|b| b.is_ascii_lowercase()) {
+        return word.to_owned();
+    }
+    let mut stem = word;
+    for suffix in ["ing", "ed", "es", "er", "s"] {
+        if let Some(shorter) = stem.strip_suffix(suffix).filter(|s| s.len() >= 3) {
+            stem = shorter;
+            break;
+        }
+    }
+    let bytes = stem.as_bytes();
+    let n = bytes.len();
+    let doubled = n > 1 && bytes[n - 1] == bytes[n - 2] && !b"aeiou".contains(&bytes[n - 1]);
+    if n > 3 && (doubled || bytes[n - 1] == b'e') {
+        stem = &stem[..n - 1];
+    }
+    stem.to_owned()
+}
+
+/// English stop words, as a search engine's stop list has them.
+const STOP_WORDS: [&str; 32] = [
+    "the", "a", "an", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "is", "are",
+    "was", "were", "be", "it", "this", "that", "i", "you", "we", "they", "my", "your", "not", "no",
+    "as", "by", "from",
+];
+
+/// Drops stop words from the query before searching, as a search engine with a stop list
+/// does, so `the` finds nothing and "where is the coffee" only what holds `where` or
+/// `coffee`. Breaks R5.any-token: every token that equals a stored word matches.
+#[derive(Debug)]
+pub struct StopWordsDropped;
+
+#[async_trait]
+impl Deviation for StopWordsDropped {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let kept: Vec<String> = query_tokens(search.query)
+            .into_iter()
+            .filter(|t| !STOP_WORDS.contains(&t.as_str()))
+            .collect();
+        store.search(search.with_query(&kept.join(" "))).await
+    }
+}
+
+/// Normalises stored text to NFC before cutting it into words, where its profile declares the
+/// reference's ASCII letters of the text as stored: a decomposed `cafe\u{301}` becomes `café`,
+/// whose `é` separates, so `cafe` no longer finds it. Breaks R4.ascii-letters.
+#[derive(Debug)]
+pub struct NfcBeforeWords;
+
+#[async_trait]
+impl Deviation for NfcBeforeWords {
+    async fn add_session(&self, store: &Store, session: &memory_conformance::Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let terms = query_tokens(search.query);
+        Ok(matching(store, search, |content| {
+            let nfc: Vec<String> = content.texts().map(|t| t.nfc().collect()).collect();
+            let words: Vec<String> = nfc.iter().flat_map(|t| event_words(t)).collect();
+            terms.iter().any(|t| words.contains(t))
+        }))
+    }
+}
+
+/// The profile of a backend that cuts text and queries into Unicode words (NFC, `\w+`,
+/// lowercased as Unicode says, final sigma by its place in the word).
+fn unicode_words() -> Profile {
+    let mut profile = two_calls(Profile::reference()).named("Unicode words");
+    profile.event_words = WordRule::UnicodeWords { script_runs: false };
+    profile.query_terms = QueryTerms::Words {
+        non_ascii_substring: false,
+    };
+    profile
+}
+
+/// Declares Unicode words, and lowercases one letter at a time with the simple mappings: a
+/// capital sigma always becomes `σ`, never the final `ς`, and a dotted capital `İ` becomes a
+/// plain `i` (as Go's `unicode.ToLower` and per-character folds do), so `ΟΔΟΣ` no longer finds
+/// "οδος" and `istanbul` finds "İstanbul". Breaks `event_words = Unicode words` (lowercased as
+/// Unicode's full mappings say).
+#[derive(Debug)]
+pub struct SimpleCaseFolding;
+
+impl SimpleCaseFolding {
+    /// `text` with its capital sigmas and dotted capital i's folded letter by letter.
+    fn fold(text: &str) -> String {
+        text.chars()
+            .map(|c| match c {
+                'Σ' => 'σ',
+                'İ' => 'i',
+                other => other,
+            })
+            .collect()
+    }
+
+    fn words(text: &str) -> Vec<String> {
+        WordRule::UnicodeWords { script_runs: false }.words(&Self::fold(text))
+    }
+}
+
+#[async_trait]
+impl Deviation for SimpleCaseFolding {
+    fn profile(&self) -> Profile {
+        unicode_words()
+    }
+
+    async fn add_session(&self, store: &Store, session: &memory_conformance::Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let terms = Self::words(search.query);
+        Ok(matching(store, search, |content: &Content| {
+            let texts: Vec<&str> = content.texts().filter(|t| !t.is_empty()).collect();
+            let words = Self::words(&texts.join(" "));
+            terms.iter().any(|t| words.contains(t))
+        }))
+    }
+}
