@@ -290,19 +290,14 @@ const JOINED: [&[&str]; 8] = [
 ];
 
 /// Letters whose case does not map one to one, each with what a backend might fold it to.
-const CASE: [&[&str]; 8] = [
+/// Not the dotted capital `İ` (U+0130): the runtimes backends are written in lowercase it
+/// differently (Go to `i`, Python and Rust to `i` and U+0307), and no word rule of a profile
+/// says which, so the oracle cannot tell a backend's right answer from a wrong one.
+const CASE: [&[&str]; 6] = [
     &["straße", "STRASSE", "Straße", "strasse", "STRA\u{1E9E}E"],
-    &[
-        "İstanbul",
-        "istanbul",
-        "ISTANBUL",
-        "ıstanbul",
-        "i\u{307}stanbul",
-    ],
     &["\u{212A}elvin", "kelvin", "KELVIN", "Kelvin"],
     &["ΟΔΟΣ", "οδος", "οδοσ", "Οδος"],
     &["ΣΟΦΙΑΣ", "σοφιας", "σοφιασ", "Σοφιας"],
-    &["DİYARBAKIR", "diyarbakir", "diyarbakır", "Diyarbakır"],
     &["ﬁle", "file", "FILE"],
     &["Ǆemal", "ǆemal", "ǅemal", "dzemal"],
 ];
