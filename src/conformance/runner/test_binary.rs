@@ -63,7 +63,9 @@ pub fn main(
             target.package,
             target.name()
         ));
-    let mut output = OutcomeOutput::new(std::io::stdout().lock(), arguments.format, colored);
+    // Standard output locked per write, never for the run: a test thread that prints (a known
+    // violation's note) while the runner waits for its outcome would otherwise wait forever.
+    let mut output = OutcomeOutput::new(std::io::stdout(), arguments.format, colored);
     let conclusion = run_gate(
         &gate,
         target,
