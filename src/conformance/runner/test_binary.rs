@@ -74,7 +74,6 @@ pub fn main(
         &verdicts,
         &mut output,
     );
-    drop(output);
     let conclusion = match conclusion {
         Ok(conclusion) => conclusion,
         Err(problem) => {
