@@ -9,9 +9,9 @@
 #
 # Both crates are the README's backend crate: the kit with default features off as a normal
 # dependency (the contract), and each one's test dependencies. Each builds in a target folder
-# of its own, removed at the end, with the registry already fetched (`cargo fetch`); the
-# settings are Cargo's defaults (a backend crate's own profile), unless PROFILE_SETTINGS holds
-# TOML lines for the crates' Cargo.toml, such as the README's build settings.
+# of its own, removed at the end, with the registry already fetched (`cargo fetch`). The kit's
+# crate takes the README's build settings (the `[profile.*]` tables of its dependency block),
+# as a backend crate set up from the README does; with KIT_SETTINGS=none, Cargo's defaults.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -27,7 +27,8 @@ proptest="$(version_of proptest)"
 tokio="$(version_of tokio)"
 insta="$(version_of insta)"
 
-# A backend crate with `src/lib.rs` and one test; `$2` holds its dev-dependencies.
+# A backend crate with `src/lib.rs` and one test; `$2` holds its dev-dependencies, `$3` its
+# profile settings.
 backend_crate() {
   local dir="$work/$1"
   mkdir -p "$dir/src" "$dir/tests"
@@ -44,14 +45,25 @@ memory-conformance = { path = "$root", default-features = false }
 
 [dev-dependencies]
 $2
-${PROFILE_SETTINGS:-}
+
+${3:-}
 EOF
   echo 'pub use memory_conformance::InMemoryMemoryService as Backend;' >"$dir/src/lib.rs"
   echo '#[test] fn builds() {}' >"$dir/tests/gate.rs"
   cp "$root/Cargo.lock" "$dir/Cargo.lock"
 }
 
-backend_crate kit "memory-conformance = { path = \"$root\" }"
+# The README's build settings: the `[profile.*]` tables of its toml block with the kit's lines.
+readme_settings() {
+  awk '/^```toml/ { block = 1; text = ""; settings = ""; on = 0; next }
+       /^```/ && block { block = 0; if (text ~ /memory-conformance =/) print settings; next }
+       block { text = text $0 "\n"; if ($0 ~ /^\[/) on = ($0 ~ /^\[profile\./); if (on) settings = settings $0 "\n" }' \
+    "$root/README.md"
+}
+settings=""
+if [ "${KIT_SETTINGS:-readme}" != none ]; then settings="$(readme_settings)"; fi
+
+backend_crate kit "memory-conformance = { path = \"$root\" }" "$settings"
 backend_crate baseline "proptest = \"=$proptest\"
 tokio = { version = \"=$tokio\", features = [\"rt\", \"macros\"] }
 insta = \"=$insta\""
