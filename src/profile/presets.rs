@@ -105,7 +105,9 @@ impl Profile {
     /// both replace rules), text in NFC cut into Latin and non-Latin runs before FTS5
     /// `unicode61` (`remove_diacritics 1`), each query run of `[\w%]` an FTS5 phrase, any word,
     /// text parts only, at most 50 entries in bm25 order, and timestamps written as naive local
-    /// time ([`Timestamps::NaiveIsoformat`]).
+    /// time ([`Timestamps::NaiveIsoformat`]). Text and query runs are cut into script runs
+    /// before Python's `str.lower` (the full case mapping) lowercases them, so `İ` stays in its
+    /// word as `i` and U+0307, whose dot FTS5 then removes, as it folds a final sigma to `σ`.
     pub fn adk_python_sqlite() -> Self {
         Self {
             name: "adk-python-sqlite".into(),
