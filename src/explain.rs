@@ -3,7 +3,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::profile::Profile;
-use crate::profile::words::text_words;
+use crate::profile::words::text_words_in;
 use crate::profile::{QueryTerms, WordRule};
 
 /// The query tokens that can never match the reference index ("dead" tokens), in query order.
@@ -65,13 +65,14 @@ pub fn explain_tokens(query: &str) -> Vec<TokenExplanation> {
 /// assert_eq!(reference[0].dead, Some(DeadReason::Punctuation('?')));
 /// ```
 pub fn explain_tokens_for(profile: &Profile, query: &str) -> Vec<TokenExplanation> {
+    let case = profile.case_mapping;
     match profile.query_terms {
-        QueryTerms::Tokens { separators } => query
-            .to_lowercase()
+        QueryTerms::Tokens { separators } => case
+            .lowercase(query)
             .split(|c| separators.contains(c))
             .filter(|token| !token.is_empty())
             .map(|token| {
-                let words = text_words(profile.event_words, token);
+                let words = text_words_in(profile.event_words, case, token);
                 if words.len() == 1 && words[0] == token {
                     TokenExplanation::live(token, vec![token.to_owned()])
                 } else {
@@ -95,8 +96,8 @@ pub fn explain_tokens_for(profile: &Profile, query: &str) -> Vec<TokenExplanatio
                 .split(char::is_whitespace)
                 .filter(|token| !token.is_empty())
                 .map(|token| {
-                    let words = text_words(rule, token);
-                    let shown = token.to_lowercase();
+                    let words = text_words_in(rule, case, token);
+                    let shown = case.lowercase(token);
                     if words.is_empty() {
                         TokenExplanation::dead(&shown, DeadReason::NoWord)
                     } else {
@@ -113,7 +114,7 @@ pub fn explain_tokens_for(profile: &Profile, query: &str) -> Vec<TokenExplanatio
                 let words = if operator || !token.chars().any(char::is_alphanumeric) {
                     Vec::new()
                 } else {
-                    text_words(profile.event_words, token)
+                    text_words_in(profile.event_words, case, token)
                 };
                 if words.is_empty() {
                     TokenExplanation::dead(token, DeadReason::NoWord)
@@ -130,7 +131,7 @@ pub fn explain_tokens_for(profile: &Profile, query: &str) -> Vec<TokenExplanatio
                     .into_iter()
                     .map(|term| term.words.join(" "))
                     .collect();
-                let shown = token.to_lowercase();
+                let shown = case.lowercase(token);
                 if phrases.is_empty() {
                     TokenExplanation::dead(&shown, DeadReason::NoWord)
                 } else {
@@ -139,8 +140,8 @@ pub fn explain_tokens_for(profile: &Profile, query: &str) -> Vec<TokenExplanatio
             })
             .collect(),
         // Every token is alive: it matches wherever the stored text holds it.
-        QueryTerms::Substrings { separators } => query
-            .to_lowercase()
+        QueryTerms::Substrings { separators } => case
+            .lowercase(query)
             .split(|c| separators.contains(c))
             .filter(|token| !token.is_empty())
             .map(|token| TokenExplanation::live(token, vec![token.to_owned()]))

@@ -1,7 +1,10 @@
 //! The reference backend's two tokenisation rules, shared by the backend, [`explain`](crate::explain),
 //! the inspecting decorator and the harness, so that all of them agree by construction.
 //!
-//! - **Query rule** ([`query_tokens`]): lowercase (full Unicode), split on runs of ASCII
+//! - **Query rule** ([`query_tokens`]): lowercase (Unicode's full case mapping,
+//!   [`CaseMapping::Full`](crate::profile::CaseMapping::Full); a backend that lowercases code
+//!   point by code point declares `case_mapping = simple`, see
+//!   [`CaseMapping::lowercase`](crate::profile::CaseMapping::lowercase)), split on runs of ASCII
 //!   whitespace (space, `\t`, `\n`, `\x0B`, `\f`, `\r`, as Java's `\s`), drop empty tokens.
 //!   Punctuation stays attached: `coffee?` is one token.
 //! - **Event rule** ([`event_words`]): every run of `[A-Za-z]+` in a text part, ASCII-lowercased.

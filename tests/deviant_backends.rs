@@ -99,7 +99,7 @@ fn assert_no_failure(failed: &[(&'static str, String)]) {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 69] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 70] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -514,6 +514,12 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 69] = [
         &["R3.lowercase"],
         "query.case_insensitive",
         "ΟΔΟΣ",
+    ),
+    (
+        &words::DottedCapitalIAsI,
+        &["R3.lowercase"],
+        "query.case_insensitive",
+        "İ",
     ),
     // The guide's replicas, each with its own in-process store: the first search through
     // another instance than the write's finds nothing.
@@ -1092,6 +1098,23 @@ fn a_key_joined_with_a_colon_passes_only_where_the_profile_says_so() {
         gate_claiming(&key::ColonJoinedKey, slash),
         &["model.random_ops"],
     );
+}
+
+/// A store that lowercases with Unicode's simple case mapping passes every rule when it
+/// declares `case_mapping = simple`, the capital sigma's deviant and the dotted capital i's
+/// alike; claiming the contract's full mapping each fails the rule the catalogue pins.
+#[test]
+fn a_store_lowercasing_with_the_simple_case_mapping_passes_only_where_the_profile_says_so() {
+    use memory_conformance::profile::CaseMapping;
+
+    for deviation in [
+        &words::SimpleCaseFolding as &'static dyn Deviation,
+        &words::DottedCapitalIAsI,
+    ] {
+        let mut declared = deviation.profile();
+        declared.case_mapping = CaseMapping::Simple;
+        assert_no_failure(&failures(gate_claiming(deviation, declared)));
+    }
 }
 
 /// A store that matches each query word anywhere in the lowercased text passes every rule when

@@ -22,7 +22,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 use support::deviants::replicas::{Replica, ReplicaFault, SharedStorage};
-use support::deviants::{Deviant, Deviation, calls, index, key, query, replace, result};
+use support::deviants::{Deviant, Deviation, calls, index, key, query, replace, result, words};
 
 /// Cases per rule and candidate: enough for every rule to meet what it checks, few enough
 /// for the property to run in seconds.
@@ -634,6 +634,34 @@ fn a_colon_joined_key_and_substring_terms_are_inferred_as_what_they_are() {
         ),
         "{}",
         substrings.to_toml()
+    );
+}
+
+/// The reference is inferred as `case_mapping = full`, which `query.case_insensitive` decides.
+/// A backend that lowercases its queries code point by code point (the dotted capital `İ` to
+/// a plain `i`) differs from it only where a generated query holds `İ`, which infer's cases
+/// draw too rarely to decide `simple`: infer keeps `full` and announces the failure its last
+/// check finds there.
+#[test]
+fn the_case_mapping_is_inferred_full_and_a_simple_one_is_announced() {
+    use memory_conformance::profile::CaseMapping;
+
+    let full = infer(&reference(Profile::reference()), 64, 1, |_| {});
+    assert_eq!(
+        full.profile.case_mapping,
+        CaseMapping::Full,
+        "{}",
+        full.to_toml()
+    );
+    let simple = infer(&deviant(&words::DottedCapitalIAsI), 64, 1, |_| {});
+    assert!(
+        simple.profile.case_mapping == CaseMapping::Simple
+            || simple
+                .still_failing
+                .iter()
+                .any(|failing| failing.contains("query.case_insensitive")),
+        "{}",
+        simple.to_toml()
     );
 }
 

@@ -22,24 +22,11 @@ static ADK_GO: Bridged = Bridged {
 static CHILD: OnceCell<Result<memory_conformance::process::ProcessBridge, String>> =
     OnceCell::const_new();
 
-/// Why ADK Go's answers to a stored Greek capital sigma differ from the profile's: a design of
-/// its runtime no word rule says (which case mapping), not a defect.
-const SIMPLE_CASE_MAPPING: &str = "Go's strings.ToLower maps a capital sigma to \u{3c3} in \
-    every position (Unicode's simple case mapping), where the profile's word rule lowercases \
-    with the final form \u{3c2} (the full mapping Python and Rust use): \"\u{39f}\u{394}\u{39f}\u{3a3}\" is \
-    stored as \"\u{3bf}\u{3b4}\u{3bf}\u{3c3}\" and not found by \"\u{3bf}\u{3b4}\u{3bf}\u{3c2}\". Shown only where \
-    the generated words hold a Greek capital sigma, so declared intermittent";
-
-/// The gate of ADK Go's in-memory memory service: every rule against [`Profile::adk_go`], with
-/// its case mapping of the capital sigma declared ([`SIMPLE_CASE_MAPPING`]). Every test is
-/// ignored, with the install command as the reason, where `bash bridges/install.sh` has not
-/// built the bridge.
+/// The gate of ADK Go's in-memory memory service: every rule against [`Profile::adk_go`]. Every
+/// test is ignored, with the install command as the reason, where `bash bridges/install.sh` has
+/// not built the bridge.
 pub fn adk_go_gate() -> Gate {
-    ["query.case_insensitive", "query.multi_word"]
-        .into_iter()
-        .fold(ADK_GO.gate(Profile::adk_go()), |gate, rule| {
-            gate.known_intermittent_violation(rule, SIMPLE_CASE_MAPPING)
-        })
+    ADK_GO.gate(Profile::adk_go())
 }
 
 fn binary() -> std::path::PathBuf {

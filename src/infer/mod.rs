@@ -43,8 +43,9 @@ use std::fmt::Write as _;
 use crate::conformance::{ProfileFile, Subject};
 use crate::profile::dimension::{CAPABILITIES, Dimension};
 use crate::profile::{
-    BlankEvents, Capabilities, Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord,
-    Order, Profile, Readd, Retrieval, Strings, Timestamps, ToolData, Visibility, WordRule,
+    BlankEvents, Capabilities, CaseMapping, Duplicates, EventIds, EventsDelta, KeyScheme, Limit,
+    MultiWord, Order, Profile, Readd, Retrieval, Strings, Timestamps, ToolData, Visibility,
+    WordRule,
 };
 
 use self::decide::Run;
@@ -434,6 +435,7 @@ fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
     limit::decide(&mut run);
     if run.profile.is_lexical() {
         words::decide(&mut run);
+        run.dimension::<CaseMapping>();
     } else {
         words::not_decided(&mut run);
     }

@@ -16,8 +16,9 @@
 //! (`capability.rs`).
 
 use super::{
-    BlankEvents, BlankQuery, Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord, Order,
-    Profile, QueryTerms, Readd, Retrieval, Strings, Timestamps, ToolData, Visibility, WordRule,
+    BlankEvents, BlankQuery, CaseMapping, Duplicates, EventIds, EventsDelta, KeyScheme, Limit,
+    MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Strings, Timestamps, ToolData,
+    Visibility, WordRule,
 };
 
 /// One value of a dimension, as the kit documents and checks it.
@@ -271,6 +272,7 @@ pub(crate) fn table() -> Vec<Row> {
         Row::of::<Readd>(),
         Row::of::<WordRule>(),
         Row::of::<QueryTerms>(),
+        Row::of::<CaseMapping>(),
         Row::of::<MultiWord>(),
         Row::of::<ToolData>(),
         Row::of::<Limit>(),

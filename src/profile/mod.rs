@@ -4,6 +4,7 @@
 //! dimensions' docs), so a profile is both the contract a backend is gated against and the
 //! documentation of how it behaves.
 
+mod case;
 pub(crate) mod dimension;
 mod key;
 mod presets;
@@ -14,6 +15,7 @@ pub(crate) mod words;
 
 use serde::{Deserialize, Serialize};
 
+pub use case::CaseMapping;
 pub use key::KeyScheme;
 pub use presets::presets;
 
@@ -47,6 +49,8 @@ pub struct Profile {
     pub event_words: WordRule,
     /// How a query is cut into terms, and how a term matches.
     pub query_terms: QueryTerms,
+    /// Which lowercase mapping the word rules use (full or simple).
+    pub case_mapping: CaseMapping,
     /// Whether an event must match one term of a multi-term query or all of them.
     pub multi_word: MultiWord,
     /// Whether function calls and function responses are searchable.

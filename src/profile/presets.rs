@@ -2,9 +2,9 @@
 //! says.
 
 use super::{
-    BlankEvents, BlankQuery, Capabilities, Duplicates, EventIds, EventsDelta, KeyScheme, Limit,
-    MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval, Separators, Strings,
-    Timestamps, ToolData, Visibility, WordRule,
+    BlankEvents, BlankQuery, Capabilities, CaseMapping, Duplicates, EventIds, EventsDelta,
+    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval,
+    Separators, Strings, Timestamps, ToolData, Visibility, WordRule,
 };
 
 /// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`,
@@ -43,6 +43,7 @@ impl Profile {
             query_terms: QueryTerms::Tokens {
                 separators: Separators::AsciiWhitespace,
             },
+            case_mapping: CaseMapping::Full,
             multi_word: MultiWord::AnyWord,
             tool_data: ToolData::NotIndexed,
             limit: Limit::Unlimited,
@@ -104,7 +105,9 @@ impl Profile {
     /// both replace rules), text in NFC cut into Latin and non-Latin runs before FTS5
     /// `unicode61` (`remove_diacritics 1`), each query run of `[\w%]` an FTS5 phrase, any word,
     /// text parts only, at most 50 entries in bm25 order, and timestamps written as naive local
-    /// time ([`Timestamps::NaiveIsoformat`]).
+    /// time ([`Timestamps::NaiveIsoformat`]). Text and query runs are cut into script runs
+    /// before Python's `str.lower` (the full case mapping) lowercases them, so `İ` stays in its
+    /// word as `i` and U+0307, whose dot FTS5 then removes, as it folds a final sigma to `σ`.
     pub fn adk_python_sqlite() -> Self {
         Self {
             name: "adk-python-sqlite".into(),
@@ -255,8 +258,8 @@ impl Profile {
     /// punctuation, tabs and newlines stay inside words; any word; text parts only; no limit;
     /// results in Go map iteration order, which differs from call to call; the service has
     /// only the two calls. Entries carry a `time.Time`, not a string (the bridge writes it as
-    /// RFC 3339 in UTC with milliseconds). Go lowercases rune by rune, so a final `Σ` and `İ`
-    /// lowercase differently from the oracle's full lowercase.
+    /// RFC 3339 in UTC with milliseconds). Go lowercases rune by rune with Unicode's simple case
+    /// mapping: a final `Σ` becomes `σ` and `İ` a plain `i`.
     ///
     /// Other revisions of the file (as at commit 0c09321, not in v2.2.0) rank entries by the
     /// number of distinct query words matched and keep at most 10 in session insertion order,
@@ -275,6 +278,7 @@ impl Profile {
             query_terms: QueryTerms::Tokens {
                 separators: Separators::Space,
             },
+            case_mapping: CaseMapping::Simple,
             order: Order::Unordered,
             capabilities: Capabilities {
                 entry_ids: true,

@@ -7,11 +7,18 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::{Profile, QueryTerms, RemoveDiacritics, ToolData, WordRule};
+use super::{CaseMapping, Profile, QueryTerms, RemoveDiacritics, ToolData, WordRule};
 use crate::{Content, Part};
 
-/// The words of `text` under `rule`, in order (repeats kept, for phrase matching).
+/// The words of `text` under `rule`, lowercased with the full case mapping, in order
+/// (repeats kept, for phrase matching).
 pub(crate) fn text_words(rule: WordRule, text: &str) -> Vec<String> {
+    text_words_in(rule, CaseMapping::Full, text)
+}
+
+/// The words of `text` under `rule`, lowercased under `case` where the rule lowercases (FTS5's
+/// own folding and the ASCII letters' are the same under both), in order, repeats kept.
+pub(crate) fn text_words_in(rule: WordRule, case: CaseMapping, text: &str) -> Vec<String> {
     match rule {
         WordRule::AsciiLetters => crate::tokenize::event_words(text).collect(),
         WordRule::UnicodeWords { script_runs } => {
@@ -21,7 +28,7 @@ pub(crate) fn text_words(rule: WordRule, text: &str) -> Vec<String> {
                 .split(|c: char| !is_unicode_word_char(c))
                 .filter(|w| !w.is_empty())
             {
-                let word = run.to_lowercase();
+                let word = case.lowercase(run);
                 if script_runs && !word.is_ascii() {
                     words.extend(script_runs_of(&word).filter(|r| *r != word));
                 }
@@ -31,7 +38,9 @@ pub(crate) fn text_words(rule: WordRule, text: &str) -> Vec<String> {
         }
         WordRule::UnicodeSegmentation => {
             let nfc: String = text.nfc().collect();
-            nfc.unicode_words().map(str::to_lowercase).collect()
+            nfc.unicode_words()
+                .map(|word| case.lowercase(word))
+                .collect()
         }
         WordRule::Whitespace {
             separators,
@@ -42,7 +51,7 @@ pub(crate) fn text_words(rule: WordRule, text: &str) -> Vec<String> {
                 .split(|c| separators.contains(c))
                 .filter(|t| !t.is_empty())
             {
-                let token = token.to_lowercase();
+                let token = case.lowercase(token);
                 if cjk_ngrams {
                     words.extend(cjk_grams(&token));
                 }
@@ -203,9 +212,10 @@ pub(crate) struct Term {
 
 /// The distinct terms of `query` under `profile`, in query order.
 pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
+    let case = profile.case_mapping;
     let mut terms: Vec<Term> = match profile.query_terms {
-        QueryTerms::Tokens { separators } => query
-            .to_lowercase()
+        QueryTerms::Tokens { separators } => case
+            .lowercase(query)
             .split(|c| separators.contains(c))
             .filter(|t| !t.is_empty())
             .map(|token| Term {
@@ -220,7 +230,7 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
                 WordRule::UnicodeWords { .. } => WordRule::UnicodeWords { script_runs: false },
                 other => other,
             };
-            text_words(rule, query)
+            text_words_in(rule, case, query)
                 .into_iter()
                 .map(|word| Term {
                     substring: (non_ascii_substring && !word.is_ascii()).then(|| word.clone()),
@@ -233,14 +243,14 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
             .filter(|t| !t.is_empty() && !matches!(*t, "AND" | "OR" | "NOT" | "NEAR"))
             .filter(|t| t.chars().any(char::is_alphanumeric))
             .map(|token| Term {
-                words: text_words(profile.event_words, token),
+                words: text_words_in(profile.event_words, case, token),
                 substring: None,
             })
             // FTS5 ignores a phrase that holds no word (`Ⓐ`).
             .filter(|term| !term.words.is_empty())
             .collect(),
-        QueryTerms::Substrings { separators } => query
-            .to_lowercase()
+        QueryTerms::Substrings { separators } => case
+            .lowercase(query)
             .split(|c| separators.contains(c))
             .filter(|t| !t.is_empty())
             .map(|token| Term {
@@ -249,17 +259,27 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
             })
             .collect(),
         QueryTerms::WordRuns => {
-            let query: String = match profile.event_words {
+            // The query is cut into script runs once, before it is lowercased, as ADK Python
+            // cuts it: `İ` lowercases under the full mapping to `i` and U+0307, which is no
+            // Latin letter, so a second cut after lowercasing would break the word apart.
+            let (query, rule): (String, WordRule) = match profile.event_words {
                 WordRule::FullText {
-                    script_runs: true, ..
-                } => cut_script_runs(query),
-                _ => query.nfc().collect(),
+                    remove_diacritics,
+                    script_runs: true,
+                } => (
+                    cut_script_runs(query),
+                    WordRule::FullText {
+                        remove_diacritics,
+                        script_runs: false,
+                    },
+                ),
+                rule => (query.nfc().collect(), rule),
             };
             query
                 .split(|c: char| !(is_unicode_word_char(c) || c == '%'))
                 .filter(|run| !run.is_empty())
                 .map(|run| Term {
-                    words: text_words(profile.event_words, &run.to_lowercase()),
+                    words: text_words_in(rule, case, &case.lowercase(run)),
                     substring: None,
                 })
                 .filter(|term| !term.words.is_empty())
@@ -309,12 +329,13 @@ impl IndexedEvent {
     /// Indexes `content` under `profile`'s word rule and tool-data rule.
     pub(crate) fn new(profile: &Profile, content: &Content) -> Self {
         let joined = indexed_text(profile, content);
-        let words = text_words(profile.event_words, &joined);
+        let case = profile.case_mapping;
+        let words = text_words_in(profile.event_words, case, &joined);
         let lowered = match profile.query_terms {
             QueryTerms::Words {
                 non_ascii_substring: true,
-            } => joined.nfc().collect::<String>().to_lowercase(),
-            QueryTerms::Substrings { .. } => joined.to_lowercase(),
+            } => case.lowercase(&joined.nfc().collect::<String>()),
+            QueryTerms::Substrings { .. } => case.lowercase(&joined),
             _ => String::new(),
         };
         Self {

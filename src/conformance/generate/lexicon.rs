@@ -290,14 +290,21 @@ const JOINED: [&[&str]; 8] = [
 ];
 
 /// Letters whose case does not map one to one, each with what a backend might fold it to.
-/// Not the dotted capital `İ` (U+0130): the runtimes backends are written in lowercase it
-/// differently (Go to `i`, Python and Rust to `i` and U+0307), and no word rule of a profile
-/// says which, so the oracle cannot tell a backend's right answer from a wrong one.
-const CASE: [&[&str]; 6] = [
+/// The dotted capital `İ` and the capital sigma lowercase as the profile's case mapping says
+/// (`İ` to `i` and U+0307 under the full mapping, to `i` under the simple one).
+const CASE: [&[&str]; 8] = [
     &["straße", "STRASSE", "Straße", "strasse", "STRA\u{1E9E}E"],
+    &[
+        "İstanbul",
+        "istanbul",
+        "ISTANBUL",
+        "ıstanbul",
+        "i\u{307}stanbul",
+    ],
     &["\u{212A}elvin", "kelvin", "KELVIN", "Kelvin"],
     &["ΟΔΟΣ", "οδος", "οδοσ", "Οδος"],
     &["ΣΟΦΙΑΣ", "σοφιας", "σοφιασ", "Σοφιας"],
+    &["DİYARBAKIR", "diyarbakir", "diyarbakır", "Diyarbakır"],
     &["ﬁle", "file", "FILE"],
     &["Ǆemal", "ǆemal", "ǅemal", "dzemal"],
 ];
@@ -459,7 +466,7 @@ pub(crate) fn followed_by_lexicon(
 mod tests {
     use super::*;
     use crate::profile::words::{IndexedEvent, query_terms};
-    use crate::profile::{Profile, QueryTerms, WordRule};
+    use crate::profile::{CaseMapping, Profile, QueryTerms, WordRule};
     use crate::{Content, profile::Separators};
 
     /// Whether `profile`'s oracle finds `stored` by `query`.
@@ -490,7 +497,8 @@ mod tests {
     /// The forms are told apart by the oracle as each profile's word rules say, never by the
     /// lexicon: under the reference only equal words match, so another form, a longer word or
     /// the other normalisation form is not found; under substrings a word inside a longer one
-    /// is; under Unicode words NFC and NFD are one word and final sigma is folded by position.
+    /// is; under Unicode words NFC and NFD are one word and final sigma is folded by position;
+    /// under the simple case mapping a capital sigma is `σ` everywhere and `İ` a plain `i`.
     #[test]
     fn the_oracle_tells_the_forms_apart_as_the_profile_says() {
         let reference = Profile::reference();
@@ -519,6 +527,34 @@ mod tests {
         assert!(!finds(&unicode, "ΟΔΟΣ", "οδοσ"));
         assert!(!finds(&unicode, "straße", "STRASSE"));
         assert!(!finds(&unicode, "İstanbul", "istanbul"));
+        assert!(finds(&unicode, "İstanbul", "İSTANBUL"));
+        let mut simple = unicode.clone();
+        simple.case_mapping = CaseMapping::Simple;
+        assert!(!finds(&simple, "ΟΔΟΣ", "οδος"));
+        assert!(finds(&simple, "ΟΔΟΣ", "οδοσ"));
+        assert!(finds(&simple, "ΣΟΦΙΑΣ", "ΣΟΦΙΑΣ"));
+        assert!(finds(&simple, "İstanbul", "istanbul"));
+        assert!(finds(&simple, "ISTANBUL", "İstanbul"));
+        assert!(finds(&simple, "DİYARBAKIR", "diyarbakir"));
+        assert!(!finds(&simple, "DİYARBAKIR", "diyarbakır"));
+        // ADK Go's tokens: split on the space alone, lowercased rune by rune.
+        let go = Profile::adk_go();
+        assert!(finds(&go, "ΟΔΟΣ", "οδοσ"));
+        assert!(!finds(&go, "ΟΔΟΣ", "οδος"));
+        assert!(finds(&go, "İstanbul", "ISTANBUL"));
+        assert!(finds(&go, "İstanbul", "İSTANBUL"));
+        // FTS5 folds a final sigma and drops the dot of `İ` under either mapping; a query is cut
+        // into script runs before it is lowercased (ADK Python's `_extract_tokens`).
+        let sqlite = Profile::adk_python_sqlite();
+        for mapping in [CaseMapping::Full, CaseMapping::Simple] {
+            let mut sqlite = sqlite.clone();
+            sqlite.case_mapping = mapping;
+            assert!(finds(&sqlite, "ΟΔΟΣ", "οδοσ"));
+            assert!(finds(&sqlite, "İstanbul", "istanbul"));
+            assert!(finds(&sqlite, "istanbul", "İstanbul"));
+            assert!(finds(&sqlite, "ISTANBUL", "DİYARBAKIR İSTANBUL"));
+            assert!(!finds(&sqlite, "diyarbakir", "diyarbakır"));
+        }
     }
 
     #[test]

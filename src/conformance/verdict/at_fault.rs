@@ -9,8 +9,8 @@
 //! it costs a failing rule a few oracle runs over a few steps, and a passing rule nothing.
 //!
 //! What is tried:
-//! - every other kind of value of the key scheme, re-add, event words, query terms, multi-word
-//!   queries, tool data, order, timestamps, strings, blank queries, duplicates, event ids,
+//! - every other kind of value of the key scheme, re-add, event words, query terms, case
+//!   mapping, multi-word queries, tool data, order, timestamps, strings, blank queries, duplicates, event ids,
 //!   blank events and the events delta (a kind once: `query_terms = tokens` with other
 //!   separators is not tried again);
 //! - the limit, whose values are open-ended, at two values derived from the scenario: the
@@ -45,8 +45,8 @@ use crate::conformance::run::transcript::Transcript;
 use crate::embed::Embedder;
 use crate::profile::dimension::{Dimension, value_id};
 use crate::profile::{
-    BlankEvents, BlankQuery, Duplicates, EventIds, EventsDelta, KeyScheme, Limit, MultiWord, Order,
-    Profile, QueryTerms, Readd, Strings, Timestamps, ToolData, WordRule,
+    BlankEvents, BlankQuery, CaseMapping, Duplicates, EventIds, EventsDelta, KeyScheme, Limit,
+    MultiWord, Order, Profile, QueryTerms, Readd, Strings, Timestamps, ToolData, WordRule,
 };
 
 /// What a failure's minimal scenario says is at fault.
@@ -279,6 +279,7 @@ fn alternatives(profile: &Profile, returned: Option<usize>) -> Vec<Alternative> 
     others::<Readd>(profile, &mut all);
     others::<WordRule>(profile, &mut all);
     others::<QueryTerms>(profile, &mut all);
+    others::<CaseMapping>(profile, &mut all);
     others::<MultiWord>(profile, &mut all);
     others::<ToolData>(profile, &mut all);
     limits(profile, returned, &mut all);

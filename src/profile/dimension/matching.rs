@@ -3,8 +3,8 @@
 
 use super::{Dimension, ValueEntry};
 use crate::profile::{
-    CustomWords, MultiWord, Profile, QueryTerms, RemoveDiacritics, Retrieval, Separators, ToolData,
-    VectorIndex, VectorSearch, WordRule,
+    CaseMapping, CustomWords, MultiWord, Profile, QueryTerms, RemoveDiacritics, Retrieval,
+    Separators, ToolData, VectorIndex, VectorSearch, WordRule,
 };
 
 dimension! {
@@ -214,6 +214,30 @@ dimension! {
         rules: ["query.case_insensitive", "query.digits", "query.non_ascii", "model.random_ops"],
         inputs: ["cased words", "digits", "non-ASCII words", "random operations"],
         text: format!("lowercased, split on {}, each token matched as a substring of the lowercased text", separators(*s)),
+    }
+}
+
+dimension! {
+    CaseMapping {
+        key: "case_mapping",
+        label: "case mapping",
+        decided_by: &["query.case_insensitive"],
+        field: case_mapping,
+        values: [CaseMapping::Full, CaseMapping::Simple],
+    }
+    CaseMapping::Full => {
+        value: "full",
+        says: "text and queries lowercased with Unicode's full mapping: a capital sigma is `ς` at a word's end and `σ` elsewhere, `İ` is `i` and U+0307",
+        rules: ["query.case_insensitive", "query.multi_word", "model.random_ops"],
+        inputs: ["cased words"],
+        text: "full (Σ to ς at a word's end, İ to i and U+0307)",
+    }
+    CaseMapping::Simple => {
+        value: "simple",
+        says: "text and queries lowercased code point by code point with Unicode's simple mapping: a capital sigma is `σ` everywhere, `İ` a plain `i`",
+        rules: ["query.case_insensitive", "query.multi_word", "model.random_ops"],
+        inputs: ["cased words"],
+        text: "simple, code point by code point (Σ to σ everywhere, İ to i)",
     }
 }
 

@@ -1,11 +1,13 @@
 //! Deviants that read words otherwise than their profile declares: another form of a word
 //! taken for it (a stemmer), stop words dropped from the query, stored text normalised to NFC
-//! before it is cut, and letters whose case does not map one to one folded otherwise (R4, R5).
+//! before it is cut, and letters whose case does not map one to one folded otherwise (R4, R5):
+//! each of the two lowercased with Unicode's simple case mapping, which passes where its
+//! profile declares `case_mapping = simple`.
 
 use memory_conformance::Content;
 use memory_conformance::async_trait;
-use memory_conformance::profile::{Profile, QueryTerms, WordRule};
-use memory_conformance::tokenize::{event_words, query_tokens};
+use memory_conformance::profile::{CaseMapping, Profile, QueryTerms, WordRule};
+use memory_conformance::tokenize::{event_words, is_query_separator, query_tokens};
 use unicode_normalization::UnicodeNormalization;
 
 use super::query::matching;
@@ -122,8 +124,8 @@ fn unicode_words() -> Profile {
 /// Declares Unicode words, and lowercases one letter at a time with the simple mappings: a
 /// capital sigma always becomes `σ`, never the final `ς`, and a dotted capital `İ` becomes a
 /// plain `i` (as Go's `unicode.ToLower` and per-character folds do), so `ΟΔΟΣ` no longer finds
-/// "οδος" and `istanbul` finds "İstanbul". Breaks `event_words = Unicode words` (lowercased as
-/// Unicode's full mappings say).
+/// "οδος" and `istanbul` finds "İstanbul". Breaks `case_mapping = full` (the contract's: a
+/// capital sigma lowercases by its place in the word); passes declaring `simple`.
 #[derive(Debug)]
 pub struct SimpleCaseFolding;
 
@@ -161,6 +163,33 @@ impl Deviation for SimpleCaseFolding {
             let texts: Vec<&str> = content.texts().filter(|t| !t.is_empty()).collect();
             let words = Self::words(&texts.join(" "));
             terms.iter().any(|t| words.contains(t))
+        }))
+    }
+}
+
+/// The reference's words, and queries lowercased code point by code point with the simple
+/// case mapping (Go's `strings.ToLower`), so the dotted capital `İ` is a plain `i`: the query
+/// `İstanbul` finds "Istanbul", which under the full mapping (`i` and U+0307) it never does.
+/// Breaks `case_mapping = full` (R3.lowercase); passes declaring `simple`.
+#[derive(Debug)]
+pub struct DottedCapitalIAsI;
+
+#[async_trait]
+impl Deviation for DottedCapitalIAsI {
+    async fn add_session(&self, store: &Store, session: &memory_conformance::Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let lowered = CaseMapping::Simple.lowercase(search.query);
+        let terms: Vec<&str> = lowered
+            .split(is_query_separator)
+            .filter(|t| !t.is_empty())
+            .collect();
+        Ok(matching(store, search, |content| {
+            let words: Vec<String> = content.texts().flat_map(event_words).collect();
+            terms.iter().any(|t| words.iter().any(|w| w == t))
         }))
     }
 }

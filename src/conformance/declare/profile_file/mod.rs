@@ -141,7 +141,8 @@ fn located(text: &str, err: &toml::de::Error) -> String {
 mod tests {
     use super::*;
     use crate::profile::{
-        BlankEvents, BlankQuery, Duplicates, EventIds, Strings, Timestamps, WordRule, presets,
+        BlankEvents, BlankQuery, CaseMapping, Duplicates, EventIds, Strings, Timestamps, WordRule,
+        presets,
     };
     use crate::profile::{KeyScheme, RemoveDiacritics};
 
@@ -170,6 +171,7 @@ mod tests {
         profile.duplicates = Duplicates::Merged;
         profile.event_ids = EventIds::PerKey;
         profile.blank_events = BlankEvents::RankedLast;
+        profile.case_mapping = CaseMapping::Simple;
         profile.capabilities.events_delta = Some(crate::profile::EventsDelta::AppendNewIds);
         profile.capabilities.explicit_memories = true;
         profile.capabilities.entry_ids = true;
@@ -458,6 +460,7 @@ mod format_page {
             "key = \"zzz\"",
             "readd = \"zzz\"",
             "multi_word = \"zzz\"",
+            "case_mapping = \"zzz\"",
             "tool_data = \"zzz\"",
             "order = \"zzz\"",
             "timestamps = \"zzz\"",

@@ -10,9 +10,9 @@ use crate::benchmark::floor::RecallFloor;
 use crate::benchmark::question_kind::QuestionKind;
 use crate::profile::dimension::Dimension as _;
 use crate::profile::{
-    BlankEvents, BlankQuery, Capabilities, Duplicates, EventIds, KeyScheme, Limit, MultiWord,
-    Order, Profile, QueryTerms, Readd, Retrieval, Strings, Timestamps, ToolData, VectorIndex,
-    VectorSearch, Visibility, WordRule, presets,
+    BlankEvents, BlankQuery, Capabilities, CaseMapping, Duplicates, EventIds, KeyScheme, Limit,
+    MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Strings, Timestamps, ToolData,
+    VectorIndex, VectorSearch, Visibility, WordRule, presets,
 };
 
 use super::{PROFILE_FORMAT, ProfileFile};
@@ -38,6 +38,8 @@ pub(super) struct RawFile {
     key: Option<KeyScheme>,
     readd: Option<Readd>,
     multi_word: Option<MultiWord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    case_mapping: Option<CaseMapping>,
     tool_data: Option<ToolData>,
     limit: Option<RawLimit>,
     order: Option<RawOrder>,
@@ -257,6 +259,7 @@ impl RawFile {
         set(&mut profile.key, self.key);
         set(&mut profile.readd, self.readd);
         set(&mut profile.multi_word, self.multi_word);
+        set(&mut profile.case_mapping, self.case_mapping);
         set(&mut profile.tool_data, self.tool_data);
         set(&mut profile.timestamps, self.timestamps);
         set(&mut profile.strings, self.strings);
@@ -403,6 +406,8 @@ impl RawFile {
             key: Some(p.key),
             readd: Some(p.readd),
             multi_word: Some(p.multi_word),
+            // Written only where it departs from the full mapping, so files stay as they were.
+            case_mapping: (p.case_mapping != CaseMapping::default()).then_some(p.case_mapping),
             tool_data: Some(p.tool_data),
             limit: Some(match p.limit {
                 Limit::Unlimited => RawLimit::Named(RawUnlimited::Unlimited),
