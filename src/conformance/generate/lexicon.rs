@@ -9,7 +9,8 @@
 //! word rules, so a backend that stems, matches inside words, drops stop words or folds case
 //! or normalisation otherwise than it declares answers differently from it.
 
-use std::sync::LazyLock;
+use std::cell::RefCell;
+use std::sync::{Arc, LazyLock};
 
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
@@ -364,10 +365,87 @@ impl Words {
         }
     }
 
+    /// The generator's name, as the gate's summary and the per-generator matrix print it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Words::Plain => "plain",
+            Words::Inflected => "inflected",
+            Words::Containing => "containing",
+            Words::Stop => "stop",
+            Words::Numbers => "numbers",
+            Words::Joined => "joined",
+            Words::Case => "case",
+            Words::Normalisation => "normalisation",
+        }
+    }
+
+    /// The generator named `name` ([`Words::name`]).
+    pub(crate) fn named(name: &str) -> Option<Words> {
+        SHARES.iter().map(|(w, _)| *w).find(|w| w.name() == name)
+    }
+
     /// One family of this generator.
     pub(crate) fn family(self) -> impl Strategy<Value = Vec<&'static str>> {
         select(self.families())
     }
+}
+
+/// Which generators a rule's lexicon draws take: the rule's own (its generator, or every one
+/// with its share of [`SHARES`]), one generator for every draw, or no draw at all (the rule's
+/// other scenarios alone). Only the kit's tests restrict them, to measure what each generator
+/// catches (`Rule::drawing_lexicon_from`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Draws {
+    /// The rule's own generators.
+    #[default]
+    Declared,
+    /// This generator for every draw.
+    Only(Words),
+    /// No lexicon draw: the lexicon's steps are left out.
+    Nothing,
+}
+
+/// Called with the generator of each lexicon query a rule's cases run.
+pub(crate) type Tally = Arc<dyn Fn(Words) + Send + Sync>;
+
+/// What the lexicon's strategies read while a rule's scenarios are built.
+#[derive(Clone, Default)]
+struct Building {
+    draws: Draws,
+    tally: Option<Tally>,
+    /// Whether a lexicon strategy was built.
+    drawn: bool,
+}
+
+thread_local! {
+    static BUILDING: RefCell<Building> = RefCell::default();
+}
+
+/// Builds a rule's scenarios with `build` on this thread, its lexicon draws taking `draws`
+/// and each lexicon query its cases run counted by `tally`; also whether it draws from the
+/// lexicon at all. The strategies read both once, as they are built, so the cases they
+/// generate later, on any thread, cost one call of `tally` each.
+pub(crate) fn building<T>(
+    draws: Draws,
+    tally: Option<Tally>,
+    build: impl FnOnce() -> T,
+) -> (T, bool) {
+    let before = BUILDING.replace(Building {
+        draws,
+        tally,
+        drawn: false,
+    });
+    let built = build();
+    let drawn = BUILDING.replace(before).drawn;
+    (built, drawn)
+}
+
+/// The restriction and the tally of the scenarios being built, noting that they draw.
+fn being_built() -> (Draws, Option<Tally>) {
+    BUILDING.with_borrow_mut(|building| {
+        building.drawn = true;
+        (building.draws, building.tally.clone())
+    })
 }
 
 /// A generator drawn with its share of [`SHARES`].
@@ -444,8 +522,17 @@ pub(crate) fn followed_by_lexicon(
     session_id: &'static str,
     words: impl Strategy<Value = Words> + 'static,
 ) -> BoxedStrategy<Scenario> {
+    let (draws, tally) = being_built();
+    let words = match draws {
+        Draws::Declared => words.boxed(),
+        Draws::Only(only) => Just(only).boxed(),
+        Draws::Nothing => return before,
+    };
     (before, key(), stored_and_asked(words))
-        .prop_map(move |(mut scenario, key, (_, texts, query))| {
+        .prop_map(move |(mut scenario, key, (words, texts, query))| {
+            if let Some(tally) = &tally {
+                tally(words);
+            }
             scenario.steps.extend([
                 Step::Add(session_of(&key, session_id, &texts)),
                 search(&key, query, vec![Expect::Oracle]),
