@@ -22,13 +22,21 @@ use super::values::{WORDS, key, session_of};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Words {
     /// Plain base-form words every profile matches alike ([`WORDS`]): `coffee`, `tea`.
+    /// Catches no deviant alone (the per-generator matrix): kept as the control, so what the
+    /// other generators catch beyond it is what their forms add.
     Plain,
     /// The inflected forms of one English word, regular and irregular: `run`, `runs`,
-    /// `running`, `ran`, `runner`.
+    /// `running`, `ran`, `runner`. Catches no deviant alone: kept as the only generator of
+    /// inflected forms; it catches the stemming deviant, which only [`Words::Normalisation`]
+    /// catches besides.
     Inflected,
     /// A word and a longer word that holds it: `cat` and `catalog`, `art` and `party`.
+    /// Catches no deviant alone: kept for words inside words; the substring deviant is caught
+    /// by every generator whose families hold forms inside other forms (`run`, `runs`).
     Containing,
-    /// Stop words, which a backend may drop: `the`, `is`, `of`.
+    /// Stop words, which a backend may drop: `the`, `is`, `of`. Catches no deviant alone:
+    /// kept as the only generator whose asked word is a stop word; the others catch the
+    /// stop-word deviant through the stop words around their texts and in their questions.
     Stop,
     /// Numbers and versions, and their parts: `4417`, `2.13`, `v2.13`, `042`.
     Numbers,
@@ -38,7 +46,9 @@ pub(crate) enum Words {
     /// sign, final sigma.
     Case,
     /// One word in NFC and NFD (and a compatibility sign that NFC replaces), with and without
-    /// its accents: `café`, `cafe\u{301}`, `cafe`.
+    /// its accents: `café`, `cafe\u{301}`, `cafe`. Catches no deviant alone: kept as the
+    /// only generator of one word in both forms; the deviant that normalises to NFC is caught
+    /// by [`Words::Case`] too, whose Kelvin sign NFC maps to `K`.
     Normalisation,
 }
 
@@ -399,7 +409,8 @@ pub(crate) enum Draws {
     /// The rule's own generators.
     #[default]
     Declared,
-    /// This generator for every draw.
+    /// This generator for every draw, and the lexicon's scenarios alone: the rule's other
+    /// scenarios are left out.
     Only(Words),
     /// No lexicon draw: the lexicon's steps are left out.
     Nothing,
@@ -415,6 +426,8 @@ struct Building {
     tally: Option<Tally>,
     /// Whether a lexicon strategy was built.
     drawn: bool,
+    /// Under [`Draws::Only`], the lexicon's scenarios alone, one for each built.
+    alone: Vec<BoxedStrategy<Scenario>>,
 }
 
 thread_local! {
@@ -423,29 +436,27 @@ thread_local! {
 
 /// Builds a rule's scenarios with `build` on this thread, its lexicon draws taking `draws`
 /// and each lexicon query its cases run counted by `tally`; also whether it draws from the
-/// lexicon at all. The strategies read both once, as they are built, so the cases they
-/// generate later, on any thread, cost one call of `tally` each.
-pub(crate) fn building<T>(
+/// lexicon at all. Under [`Draws::Only`], the scenarios are the lexicon's alone, where the
+/// rule draws from it. The strategies read both once, as they are built, so the cases they
+/// generate later cost one call of `tally` each.
+pub(crate) fn building(
     draws: Draws,
     tally: Option<Tally>,
-    build: impl FnOnce() -> T,
-) -> (T, bool) {
+    build: impl FnOnce() -> BoxedStrategy<Scenario>,
+) -> (BoxedStrategy<Scenario>, bool) {
     let before = BUILDING.replace(Building {
         draws,
         tally,
         drawn: false,
+        alone: Vec::new(),
     });
     let built = build();
-    let drawn = BUILDING.replace(before).drawn;
-    (built, drawn)
-}
-
-/// The restriction and the tally of the scenarios being built, noting that they draw.
-fn being_built() -> (Draws, Option<Tally>) {
-    BUILDING.with_borrow_mut(|building| {
-        building.drawn = true;
-        (building.draws, building.tally.clone())
-    })
+    let building = BUILDING.replace(before);
+    if building.alone.is_empty() {
+        (built, building.drawn)
+    } else {
+        (proptest::strategy::Union::new(building.alone).boxed(), true)
+    }
 }
 
 /// A generator drawn with its share of [`SHARES`].
@@ -522,12 +533,29 @@ pub(crate) fn followed_by_lexicon(
     session_id: &'static str,
     words: impl Strategy<Value = Words> + 'static,
 ) -> BoxedStrategy<Scenario> {
-    let (draws, tally) = being_built();
-    let words = match draws {
-        Draws::Declared => words.boxed(),
-        Draws::Only(only) => Just(only).boxed(),
-        Draws::Nothing => return before,
-    };
+    BUILDING.with_borrow_mut(|building| {
+        building.drawn = true;
+        let tally = building.tally.clone();
+        match building.draws {
+            Draws::Declared => lexicon_steps(before, session_id, words.boxed(), tally),
+            Draws::Only(only) => {
+                let alone = Just(Scenario::default()).boxed();
+                let alone = lexicon_steps(alone, session_id, Just(only).boxed(), tally.clone());
+                building.alone.push(alone);
+                lexicon_steps(before, session_id, Just(only).boxed(), tally)
+            }
+            Draws::Nothing => before,
+        }
+    })
+}
+
+/// [`followed_by_lexicon`] with `words` as they are, each query counted by `tally`.
+fn lexicon_steps(
+    before: BoxedStrategy<Scenario>,
+    session_id: &'static str,
+    words: BoxedStrategy<Words>,
+    tally: Option<Tally>,
+) -> BoxedStrategy<Scenario> {
     (before, key(), stored_and_asked(words))
         .prop_map(move |(mut scenario, key, (words, texts, query))| {
             if let Some(tally) = &tally {

@@ -185,10 +185,11 @@ impl Rule {
         }
     }
 
-    /// The same rule with every draw of its scenarios from the lexicon taken from the named
-    /// generator (one of [`lexicon_generators`]), or with no lexicon draw at all (`None`: the
-    /// rule's other scenarios alone): for the kit's own measure of what each generator
-    /// catches. Panics on a name that is no generator's.
+    /// The same rule with its lexicon's scenarios alone, every draw from the named generator
+    /// (one of [`lexicon_generators`]), or with no lexicon draw at all (`None`: the rule's
+    /// other scenarios alone): for the kit's own measure of what each generator catches. A
+    /// rule that does not draw from the lexicon is left as it is. Panics on a name that is no
+    /// generator's.
     #[doc(hidden)]
     #[must_use]
     pub fn drawing_lexicon_from(self, generator: Option<&str>) -> Self {
