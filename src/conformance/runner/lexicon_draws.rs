@@ -8,8 +8,9 @@ use crate::conformance::rules::lexicon_generators;
 
 /// The lexicon queries a gate's run drew from each generator of the lexicon, in the order of
 /// their declared shares ([`Gate::lexicon_draws`]). Every query a case ran counts, a failing
-/// rule's shrinking included. Its `Display` is the gate's summary line about them (none when
-/// no rule drew from the lexicon).
+/// rule's shrinking included. Its `Display` is the gate's summary line about them, each
+/// generator's draws and their part of all, with its declared share in brackets (none when no
+/// rule drew from the lexicon).
 ///
 /// ```
 /// use memory_conformance::conformance::{Gate, rules};
@@ -60,7 +61,7 @@ impl fmt::Display for LexiconDraws {
             .iter()
             .map(|g| {
                 format!(
-                    "{} {} ({:.0}%, declared {:.0}%)",
+                    "{} {} = {:.0}% ({:.0}%)",
                     g.generator,
                     g.draws,
                     percent(g.draws, total),
@@ -68,7 +69,12 @@ impl fmt::Display for LexiconDraws {
                 )
             })
             .collect();
-        write!(f, "lexicon draws    {total} queries: {}", each.join(", "))
+        write!(
+            f,
+            "lexicon draws    {total} queries: {}; in brackets, the share declared where a rule \
+             draws from every generator (a rule that owns a generator draws only it)",
+            each.join(", ")
+        )
     }
 }
 
