@@ -106,6 +106,39 @@ impl Gate {
 mod tests {
     use crate::conformance::{Gate, rules};
 
+    /// A rule restricted to one generator draws only it, on the lexicon's scenarios alone;
+    /// restricted to none, it draws nothing; a rule that never draws is left as it is.
+    #[test]
+    fn a_restricted_rule_draws_only_its_generator_or_none() {
+        let profile = crate::profile::Profile::reference();
+        let multi_word = rules::find("query.multi_word").unwrap();
+        let digits = rules::find("query.digits").unwrap();
+        assert!(multi_word.draws_from_lexicon(&profile));
+        assert!(
+            !rules::find("key.isolation")
+                .unwrap()
+                .draws_from_lexicon(&profile)
+        );
+        for (rule, cases) in [(multi_word, 16), (digits, 16)] {
+            let stop: &'static _ = Box::leak(Box::new(rule.drawing_lexicon_from(Some("stop"))));
+            let gate = Gate::reference().cases(cases).seed(3);
+            assert!(gate.check(stop).is_green());
+            let draws = gate.lexicon_draws();
+            assert_eq!(draws.total(), u64::from(cases), "{draws}");
+            assert!(
+                draws
+                    .by_generator()
+                    .iter()
+                    .all(|g| (g.generator == "stop") == (g.draws > 0)),
+                "{draws}"
+            );
+            let none: &'static _ = Box::leak(Box::new(rule.drawing_lexicon_from(None)));
+            let gate = Gate::reference().cases(cases).seed(3);
+            assert!(gate.check(none).is_green());
+            assert_eq!(gate.lexicon_draws().total(), 0);
+        }
+    }
+
     /// The run's shares follow the declared ones: a rule drawing from every generator draws
     /// each at least once in 256 cases at a fixed seed, and none less than a third or more
     /// than three times its declared share (a bound the seed keeps from flaking).
