@@ -7,6 +7,7 @@ use std::any::Any;
 use std::time::Duration;
 
 use memory_conformance::InMemoryMemoryService;
+use memory_conformance::conformance::rules::{self, Rule};
 use memory_conformance::conformance::{Gate, Subject, Verdict};
 use memory_conformance::profile::Profile;
 
@@ -613,6 +614,147 @@ fn each_deviant_fails_exactly_its_pinned_rules_with_a_minimal_scenario() {
         }
     }
     assert!(unnamed.is_empty(), "{}", unnamed.join("\n"));
+}
+
+/// The cases each rule drawing from the lexicon runs per generator and deviant in the
+/// per-generator matrix: few, so that the whole matrix costs about a minute of one core.
+const GENERATOR_CASES: u32 = 32;
+
+/// The generators of the lexicon that catch no deviant on their own, each with the reason it
+/// stays (the same reason is its doc comment in `src/conformance/generate/lexicon.rs`).
+const JUSTIFIED_GENERATORS: [(&str, &str); 5] = [
+    (
+        "plain",
+        "the control: words every profile matches alike, so what the other generators catch \
+         beyond it is what their forms add",
+    ),
+    (
+        "inflected",
+        "the only generator of a word's inflected forms; catches StemmedWords, which only \
+         normalisation catches besides",
+    ),
+    (
+        "containing",
+        "words inside longer words; catches SubstringTerms, as every generator but plain and stop \
+         does, since their families hold forms inside other forms too (run, runs; 4417, 441)",
+    ),
+    (
+        "stop",
+        "the only generator whose asked word is a stop word; most others catch StopWordsDropped \
+         through the stop words around their texts and in their questions",
+    ),
+    (
+        "normalisation",
+        "one word in NFC and NFD; catches NfcBeforeWords, as case does (NFC maps its Kelvin \
+         sign to K)",
+    ),
+];
+
+/// For every deviant of the catalogue, which generators of the lexicon catch it: the rules
+/// that draw from the lexicon run on it with every lexicon draw taken from one generator, for
+/// each generator, and with no lexicon draw (their other scenarios alone), at a fixed seed.
+/// The table is pinned (`snapshots/deviant_generator_matrix.snap`), and every generator earns
+/// its place: it catches a deviant that no other generator catches, or it is named in
+/// [`JUSTIFIED_GENERATORS`] with its reason.
+#[test]
+fn every_generator_of_the_lexicon_catches_a_deviant_no_other_catches() {
+    let profile = Profile::reference();
+    let drawing: Vec<&'static Rule> = rules::catalogue()
+        .iter()
+        .filter(|rule| rule.draws_from_lexicon(&profile))
+        .collect();
+    let generators: Vec<&'static str> = rules::lexicon_generators()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    // No lexicon draw first, then each generator alone.
+    let restrictions: Vec<Option<&'static str>> = std::iter::once(None)
+        .chain(generators.iter().copied().map(Some))
+        .collect();
+    let restricted: Vec<Vec<&'static Rule>> = restrictions
+        .iter()
+        .map(|only| {
+            drawing
+                .iter()
+                .map(|rule| &*Box::leak(Box::new(rule.drawing_lexicon_from(*only))))
+                .collect()
+        })
+        .collect();
+    let caught: Vec<(String, Vec<bool>)> = std::thread::scope(|scope| {
+        let running: Vec<_> = CATALOGUE
+            .into_iter()
+            .map(|(deviation, ..)| {
+                let restricted = &restricted;
+                scope.spawn(move || {
+                    let gate = gate(deviation).cases(GENERATOR_CASES);
+                    let caught = restricted
+                        .iter()
+                        .map(|rules| {
+                            rules
+                                .iter()
+                                .any(|rule| matches!(gate.check(rule), Verdict::Failed(_)))
+                        })
+                        .collect();
+                    (format!("{deviation:?}"), caught)
+                })
+            })
+            .collect();
+        running
+            .into_iter()
+            .map(|run| run.join().expect("a deviant's run panicked"))
+            .collect()
+    });
+    let rule_ids: Vec<&str> = drawing.iter().map(|rule| rule.id()).collect();
+    let mut matrix = format!(
+        "rules drawing from the lexicon: {}; {GENERATOR_CASES} cases a rule\n\n\
+         | deviant | caught without the lexicon | generators that catch it |\n|---|---|---|\n",
+        rule_ids.join(", ")
+    );
+    for (deviant, by) in &caught {
+        let catching: Vec<&str> = generators
+            .iter()
+            .zip(&by[1..])
+            .filter(|(_, caught)| **caught)
+            .map(|(name, _)| *name)
+            .collect();
+        matrix.push_str(&format!(
+            "| {deviant} | {} | {} |\n",
+            if by[0] { "yes" } else { "no" },
+            catching.join(", ")
+        ));
+    }
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("deviant_generator_matrix", matrix);
+    });
+    let mut problems = Vec::new();
+    for (g, generator) in generators.iter().enumerate() {
+        let alone: Vec<&str> = caught
+            .iter()
+            .filter(|(_, by)| by[1 + g] && by[1..].iter().filter(|caught| **caught).count() == 1)
+            .map(|(deviant, _)| deviant.as_str())
+            .collect();
+        let justified = JUSTIFIED_GENERATORS
+            .iter()
+            .find(|(name, _)| name == generator);
+        match (alone.is_empty(), justified) {
+            (true, None) => problems.push(format!(
+                "the generator {generator:?} catches no deviant that no other catches: add the \
+                 deviant it is for, or remove it, or justify it in its doc comment and in \
+                 JUSTIFIED_GENERATORS"
+            )),
+            (false, Some(_)) => problems.push(format!(
+                "the generator {generator:?} is justified, but catches {alone:?} alone: remove \
+                 its entry from JUSTIFIED_GENERATORS"
+            )),
+            _ => {}
+        }
+    }
+    for (name, _) in JUSTIFIED_GENERATORS {
+        if !generators.contains(&name) {
+            problems.push(format!("JUSTIFIED_GENERATORS names {name:?}, no generator"));
+        }
+    }
+    assert!(problems.is_empty(), "{}\n\n{matrix}", problems.join("\n"));
 }
 
 /// The deviants whose fault is another value of a profile dimension, and that value, which one

@@ -273,9 +273,21 @@ struct Summary<'a> {
     ignored: usize,
     filtered_out: usize,
     spent: SpentJson,
-    /// The summary's lines about what the run spent (the budget, slow opening).
+    /// The lexicon queries the cases drew from each named generator, and its declared share.
+    lexicon_draws: Vec<LexiconDrawJson>,
+    /// The summary's lines about what the run spent (the budget, slow opening, the lexicon
+    /// draws).
     #[serde(skip)]
     spent_lines: String,
+}
+
+/// One generator's lexicon draws in the run.
+#[derive(Serialize)]
+struct LexiconDrawJson {
+    generator: &'static str,
+    /// Its declared share, of the sum of all generators' shares.
+    share: u32,
+    draws: u64,
 }
 
 /// What the run spent, in seconds.
@@ -334,6 +346,7 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
     })?;
     let count = |outcome: Shown| runs.iter().filter(|r| r.outcome == outcome).count();
     let spent = gate.spent();
+    let draws = gate.lexicon_draws();
     let summary = Summary {
         backend: &backend,
         profile: &options.file.profile.name,
@@ -353,7 +366,20 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
             stores_opened: spent.opens,
             opening_seconds: spent.opening.as_secs_f64(),
         },
-        spent_lines: spent.to_string(),
+        lexicon_draws: draws
+            .by_generator()
+            .iter()
+            .map(|g| LexiconDrawJson {
+                generator: g.generator,
+                share: g.share,
+                draws: g.draws,
+            })
+            .collect(),
+        spent_lines: [spent.to_string(), draws.to_string()]
+            .into_iter()
+            .filter(|lines| !lines.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
     };
     if let Some(path) = &options.junit {
         let cases: Vec<Case> = runs.iter().map(junit_case).collect();

@@ -121,6 +121,37 @@ fn a_bridged_backend_is_gated_and_its_recall_pinned_after_review() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The summary says how many lexicon queries the cases drew from each generator, beside its
+/// declared share, in text and in JSON.
+#[test]
+fn the_summary_reports_the_lexicon_draws_of_each_generator() {
+    let args = ["--profile", "reference", "--cases", "8", "--seed", "7"];
+    let args = [&args[..], &["--rules", "query.multi_word"]].concat();
+    let out = gate(&[&args[..], &["--format", "json"]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let draws = json["lexicon_draws"].as_array().unwrap();
+    let names: Vec<&str> = draws
+        .iter()
+        .map(|d| d["generator"].as_str().unwrap())
+        .collect();
+    let declared: Vec<&str> = memory_conformance::conformance::rules::lexicon_generators()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(names, declared);
+    let total: u64 = draws.iter().map(|d| d["draws"].as_u64().unwrap()).sum();
+    assert_eq!(total, 8, "{draws:?}");
+    assert!(draws.iter().all(|d| d["share"].as_u64().unwrap() > 0));
+    let out = gate(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary = text(&out.stdout);
+    assert!(
+        summary.contains("\n  lexicon draws    8 queries: plain "),
+        "{summary}"
+    );
+}
+
 #[test]
 fn rules_and_partitions_select_tests_and_json_says_what_ran() {
     let out = gate(&[

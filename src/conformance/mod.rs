@@ -63,6 +63,8 @@ pub use generate::operation_mix::OperationMix;
 #[cfg(feature = "harness")]
 pub use run::replica_spread::{REPLICAS, ReplicaSpread, replicas};
 #[cfg(feature = "harness")]
+pub use runner::lexicon_draws::{LexiconDraws, LexiconShare};
+#[cfg(feature = "harness")]
 pub use runner::report::{GateReport, RuleRun};
 #[cfg(feature = "harness")]
 pub use runner::trial::{RECALL_FLOOR, RECALL_SNAPSHOT, Trial, TrialOutcome};

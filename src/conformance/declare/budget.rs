@@ -4,8 +4,8 @@
 //! to do about it.
 
 use std::fmt;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The part of a budget the rules leave for a last case slower than those before it and for
@@ -33,6 +33,8 @@ pub(crate) struct Spending {
     cases: AtomicU64,
     opens: AtomicU64,
     open_nanos: AtomicU64,
+    /// The lexicon queries the cases ran, by generator name, in the order first drawn.
+    lexicon_draws: Mutex<Vec<(&'static str, u64)>>,
 }
 
 impl Spending {
@@ -80,6 +82,31 @@ impl Spending {
         self.opens.fetch_add(1, Ordering::Relaxed);
         let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
         self.open_nanos.fetch_add(nanos, Ordering::Relaxed);
+    }
+
+    /// A case ran a lexicon query drawn from the generator `name` (once a query, shrinking's
+    /// cases included).
+    #[cfg(feature = "harness")]
+    pub(crate) fn drew(&self, name: &'static str) {
+        let mut draws = self
+            .lexicon_draws
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match draws.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, count)) => *count += 1,
+            None => draws.push((name, 1)),
+        }
+    }
+
+    /// The lexicon queries drawn from the generator `name` so far.
+    #[cfg(feature = "harness")]
+    pub(crate) fn draws_of(&self, name: &str) -> u64 {
+        self.lexicon_draws
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(0, |(_, count)| *count)
     }
 
     /// What was spent so far.

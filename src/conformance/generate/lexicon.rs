@@ -9,7 +9,8 @@
 //! word rules, so a backend that stems, matches inside words, drops stop words or folds case
 //! or normalisation otherwise than it declares answers differently from it.
 
-use std::sync::LazyLock;
+use std::cell::RefCell;
+use std::sync::{Arc, LazyLock};
 
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
@@ -21,13 +22,21 @@ use super::values::{WORDS, key, session_of};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Words {
     /// Plain base-form words every profile matches alike ([`WORDS`]): `coffee`, `tea`.
+    /// Catches no deviant alone (the per-generator matrix): kept as the control, so what the
+    /// other generators catch beyond it is what their forms add.
     Plain,
     /// The inflected forms of one English word, regular and irregular: `run`, `runs`,
-    /// `running`, `ran`, `runner`.
+    /// `running`, `ran`, `runner`. Catches no deviant alone: kept as the only generator of
+    /// inflected forms; it catches the stemming deviant, which only [`Words::Normalisation`]
+    /// catches besides.
     Inflected,
     /// A word and a longer word that holds it: `cat` and `catalog`, `art` and `party`.
+    /// Catches no deviant alone: kept for words inside words; the substring deviant is caught
+    /// by every generator whose families hold forms inside other forms (`run`, `runs`).
     Containing,
-    /// Stop words, which a backend may drop: `the`, `is`, `of`.
+    /// Stop words, which a backend may drop: `the`, `is`, `of`. Catches no deviant alone:
+    /// kept as the only generator whose asked word is a stop word; the others catch the
+    /// stop-word deviant through the stop words around their texts and in their questions.
     Stop,
     /// Numbers and versions, and their parts: `4417`, `2.13`, `v2.13`, `042`.
     Numbers,
@@ -37,7 +46,9 @@ pub(crate) enum Words {
     /// sign, final sigma.
     Case,
     /// One word in NFC and NFD (and a compatibility sign that NFC replaces), with and without
-    /// its accents: `café`, `cafe\u{301}`, `cafe`.
+    /// its accents: `café`, `cafe\u{301}`, `cafe`. Catches no deviant alone: kept as the
+    /// only generator of one word in both forms; the deviant that normalises to NFC is caught
+    /// by [`Words::Case`] too, whose Kelvin sign NFC maps to `K`.
     Normalisation,
 }
 
@@ -371,9 +382,87 @@ impl Words {
         }
     }
 
+    /// The generator's name, as the gate's summary and the per-generator matrix print it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Words::Plain => "plain",
+            Words::Inflected => "inflected",
+            Words::Containing => "containing",
+            Words::Stop => "stop",
+            Words::Numbers => "numbers",
+            Words::Joined => "joined",
+            Words::Case => "case",
+            Words::Normalisation => "normalisation",
+        }
+    }
+
+    /// The generator named `name` ([`Words::name`]).
+    pub(crate) fn named(name: &str) -> Option<Words> {
+        SHARES.iter().map(|(w, _)| *w).find(|w| w.name() == name)
+    }
+
     /// One family of this generator.
     pub(crate) fn family(self) -> impl Strategy<Value = Vec<&'static str>> {
         select(self.families())
+    }
+}
+
+/// Which generators a rule's lexicon draws take: the rule's own (its generator, or every one
+/// with its share of [`SHARES`]), one generator for every draw, or no draw at all (the rule's
+/// other scenarios alone). Only the kit's tests restrict them, to measure what each generator
+/// catches (`Rule::drawing_lexicon_from`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Draws {
+    /// The rule's own generators.
+    #[default]
+    Declared,
+    /// This generator for every draw, and the lexicon's scenarios alone: the rule's other
+    /// scenarios are left out.
+    Only(Words),
+    /// No lexicon draw: the lexicon's steps are left out.
+    Nothing,
+}
+
+/// Called with the generator of each lexicon query a rule's cases run.
+pub(crate) type Tally = Arc<dyn Fn(Words) + Send + Sync>;
+
+/// What the lexicon's strategies read while a rule's scenarios are built.
+#[derive(Clone, Default)]
+struct Building {
+    draws: Draws,
+    tally: Option<Tally>,
+    /// Whether a lexicon strategy was built.
+    drawn: bool,
+    /// Under [`Draws::Only`], the lexicon's scenarios alone, one for each built.
+    alone: Vec<BoxedStrategy<Scenario>>,
+}
+
+thread_local! {
+    static BUILDING: RefCell<Building> = RefCell::default();
+}
+
+/// Builds a rule's scenarios with `build` on this thread, its lexicon draws taking `draws`
+/// and each lexicon query its cases run counted by `tally`; also whether it draws from the
+/// lexicon at all. Under [`Draws::Only`], the scenarios are the lexicon's alone, where the
+/// rule draws from it. The strategies read both once, as they are built, so the cases they
+/// generate later cost one call of `tally` each.
+pub(crate) fn building(
+    draws: Draws,
+    tally: Option<Tally>,
+    build: impl FnOnce() -> BoxedStrategy<Scenario>,
+) -> (BoxedStrategy<Scenario>, bool) {
+    let before = BUILDING.replace(Building {
+        draws,
+        tally,
+        drawn: false,
+        alone: Vec::new(),
+    });
+    let built = build();
+    let building = BUILDING.replace(before);
+    if building.alone.is_empty() {
+        (built, building.drawn)
+    } else {
+        (proptest::strategy::Union::new(building.alone).boxed(), true)
     }
 }
 
@@ -451,8 +540,34 @@ pub(crate) fn followed_by_lexicon(
     session_id: &'static str,
     words: impl Strategy<Value = Words> + 'static,
 ) -> BoxedStrategy<Scenario> {
+    BUILDING.with_borrow_mut(|building| {
+        building.drawn = true;
+        let tally = building.tally.clone();
+        match building.draws {
+            Draws::Declared => lexicon_steps(before, session_id, words.boxed(), tally),
+            Draws::Only(only) => {
+                let alone = Just(Scenario::default()).boxed();
+                let alone = lexicon_steps(alone, session_id, Just(only).boxed(), tally.clone());
+                building.alone.push(alone);
+                lexicon_steps(before, session_id, Just(only).boxed(), tally)
+            }
+            Draws::Nothing => before,
+        }
+    })
+}
+
+/// [`followed_by_lexicon`] with `words` as they are, each query counted by `tally`.
+fn lexicon_steps(
+    before: BoxedStrategy<Scenario>,
+    session_id: &'static str,
+    words: BoxedStrategy<Words>,
+    tally: Option<Tally>,
+) -> BoxedStrategy<Scenario> {
     (before, key(), stored_and_asked(words))
-        .prop_map(move |(mut scenario, key, (_, texts, query))| {
+        .prop_map(move |(mut scenario, key, (words, texts, query))| {
+            if let Some(tally) = &tally {
+                tally(words);
+            }
             scenario.steps.extend([
                 Step::Add(session_of(&key, session_id, &texts)),
                 search(&key, query, vec![Expect::Oracle]),

@@ -4,7 +4,8 @@
 //!   shrinking towards the plainest;
 //! - `lexicon.rs`: real English words and their forms, words inside words, stop words,
 //!   numbers, joined words, non-ASCII case and normalisation forms, as named generators
-//!   ([`Words`](lexicon::Words)) with declared shares;
+//!   ([`Words`](lexicon::Words)) with declared shares, and which of them a rule's draws take
+//!   ([`Draws`](lexicon::Draws), restricted only by the kit's per-generator measure);
 //! - `scenario.rs`: a [`Scenario`](scenario::Scenario), the script of adds and searches and
 //!   what each search must return;
 //! - `round_robin.rs`: which replica each step of a scenario goes to behind a round-robin

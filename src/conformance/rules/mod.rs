@@ -45,6 +45,7 @@ macro_rules! rule {
             weight: $weight,
             applies: $applies,
             scenarios: $scenarios,
+            lexicon: $crate::conformance::generate::lexicon::Draws::Declared,
             function: stringify!($function),
             module: module_path!(),
         };
@@ -82,6 +83,7 @@ use serde::Serialize;
 
 use super::declare::rule_set::RuleSetVersion;
 use super::declare::subject::Subject;
+use super::generate::lexicon::{self, Draws, SHARES, Words};
 use super::generate::scenario::{Expect, Scenario};
 use super::run::failure_record::FailureRecord;
 use super::run::property;
@@ -149,6 +151,8 @@ pub struct Rule {
     weight: u32,
     applies: fn(&Profile) -> Result<(), String>,
     scenarios: fn(&Profile) -> BoxedStrategy<Scenario>,
+    /// Which generators its lexicon draws take.
+    lexicon: Draws,
     /// The name of the rule's `pub async fn`.
     function: &'static str,
     /// The module the rule is declared in.
@@ -181,6 +185,32 @@ impl Rule {
         }
     }
 
+    /// The same rule with its lexicon's scenarios alone, every draw from the named generator
+    /// (one of [`lexicon_generators`]), or with no lexicon draw at all (`None`: the rule's
+    /// other scenarios alone): for the kit's own measure of what each generator catches. A
+    /// rule that does not draw from the lexicon is left as it is. Panics on a name that is no
+    /// generator's.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn drawing_lexicon_from(self, generator: Option<&str>) -> Self {
+        let lexicon = match generator {
+            Some(name) => Draws::Only(Words::named(name).unwrap_or_else(|| {
+                panic!(
+                    "{name:?} is no generator of the lexicon: {:?}",
+                    lexicon_generators()
+                )
+            })),
+            None => Draws::Nothing,
+        };
+        Self { lexicon, ..self }
+    }
+
+    /// Whether the rule's scenarios under `profile` draw from the lexicon's generators.
+    #[doc(hidden)]
+    pub fn draws_from_lexicon(&self, profile: &Profile) -> bool {
+        lexicon::building(self.lexicon, None, || (self.scenarios)(profile)).1
+    }
+
     /// The rule in one sentence.
     pub fn statement(&self) -> &'static str {
         self.statement
@@ -204,7 +234,13 @@ impl Rule {
             return Verdict::NotApplicable { reason };
         }
         let cases = self.planned_cases(subject);
-        let scenarios = (self.scenarios)(subject.profile());
+        let spending = std::sync::Arc::clone(&subject.options.spending);
+        let tally: lexicon::Tally = std::sync::Arc::new(move |words: Words| {
+            spending.drew(words.name());
+        });
+        let (scenarios, _) = lexicon::building(self.lexicon, Some(tally), || {
+            (self.scenarios)(subject.profile())
+        });
         match property::check(subject, self.id, cases, scenarios).await {
             Ok(passed) => Verdict::Passed {
                 cases: passed.cases,
@@ -266,6 +302,17 @@ impl fmt::Debug for Rule {
 /// Every rule of the kit, in report order.
 pub fn catalogue() -> &'static [Rule] {
     &CATALOGUE
+}
+
+/// The lexicon's named generators and the share each is drawn with where a rule draws from
+/// all of them, in their declared order: the names [`Gate::lexicon_draws`](super::Gate::lexicon_draws)
+/// counts by.
+#[doc(hidden)]
+pub fn lexicon_generators() -> Vec<(&'static str, u32)> {
+    SHARES
+        .iter()
+        .map(|(words, share)| (words.name(), *share))
+        .collect()
 }
 
 /// The rule with this id.

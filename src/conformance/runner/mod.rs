@@ -2,6 +2,7 @@
 //!
 //! - `gate_run.rs`: [`Gate::run`](super::Gate::run) and the gate's other runs (one rule, the
 //!   recall observations); `report.rs`, the [`GateReport`](report::GateReport) it returns;
+//! - `lexicon_draws.rs`: the lexicon queries a run drew from each generator, for its summary;
 //! - `trial.rs`: the gate's test list, once for every runner;
 //! - `test_binary.rs`: the test binary, one test per rule; `recall_pin.rs`, the recall
 //!   snapshots it pins; `main_macro.rs`, `conformance_main!`, which expands to its `main`;
@@ -14,6 +15,7 @@
 mod arguments;
 mod conclusion;
 pub(crate) mod gate_run;
+pub(crate) mod lexicon_draws;
 mod main_macro;
 mod outcome_output;
 pub(crate) mod recall_pin;

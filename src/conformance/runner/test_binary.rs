@@ -206,6 +206,10 @@ fn print_summary(gate: &Gate, conclusion: &Conclusion, verdicts: &[(&'static str
     for line in gate.spent().to_string().lines() {
         println!("  {line}");
     }
+    let draws = gate.lexicon_draws().to_string();
+    if !draws.is_empty() {
+        println!("  {draws}");
+    }
     for (clause, reason) in
         crate::conformance::declare::known_violation::departures(subject.profile())
     {
