@@ -99,7 +99,7 @@ fn assert_no_failure(failed: &[(&'static str, String)]) {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 69] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 70] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -171,6 +171,12 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 69] = [
         &["R5.any-token"],
         "query.multi_word",
         "actual:   0 entries []",
+    ),
+    (
+        &result::TruncatedLongText,
+        &["R6.entries"],
+        "result.fidelity",
+        "<text of 20",
     ),
     (
         &result::DropAuthor,

@@ -370,6 +370,49 @@ impl Words {
     }
 }
 
+/// The sizes of a long text, in bytes: from over 8 KiB (a `VARCHAR(8192)` column, an index
+/// field's limit) to over 64 KiB (a `TEXT` column, a 65,535-byte field).
+pub(crate) const LONG_TEXT_BYTES: std::ops::RangeInclusive<usize> = 20_000..=70_000;
+
+/// The share of cases in which a rule that draws long texts draws one: one in 50, so a
+/// default gate stores a few and stays fast.
+pub(crate) const LONG_TEXT_SHARE: f64 = 1.0 / 50.0;
+
+/// A long text of real words (the forms of [`INFLECTIONS`], from the `start`th on, each once
+/// before any repeats), at least `bytes` bytes, holding none of `absent`, then `tail`. The
+/// words that matter to a search go in `tail`, at the end, where a backend that stores or
+/// indexes only the first few kilobytes of a text never sees them.
+pub(crate) fn long_text(bytes: usize, start: Index, absent: &[&str], tail: &str) -> String {
+    let forms: Vec<&str> = INFLECTED
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|form| !absent.contains(form))
+        .collect();
+    let mut text = String::with_capacity(bytes + tail.len() + 16);
+    let first = start.index(forms.len());
+    for form in forms.iter().cycle().skip(first) {
+        if text.len() >= bytes {
+            break;
+        }
+        text.push_str(form);
+        text.push(' ');
+    }
+    text.push_str(tail);
+    text
+}
+
+/// Now and then (a [`LONG_TEXT_SHARE`] of cases) a long text's size and first word, else
+/// `None`; shrinks towards `None`, then towards the shortest long text.
+pub(crate) fn maybe_long() -> impl Strategy<Value = Option<(usize, Index)>> {
+    let long = (LONG_TEXT_BYTES, any::<Index>()).prop_map(Some);
+    let share = (1.0 / LONG_TEXT_SHARE).round() as u32;
+    proptest::strategy::Union::new_weighted(vec![
+        (share - 1, Just(None).boxed()),
+        (1, long.boxed()),
+    ])
+}
+
 /// A generator drawn with its share of [`SHARES`].
 pub(crate) fn any_words() -> impl Strategy<Value = Words> {
     let weighted: Vec<_> = SHARES

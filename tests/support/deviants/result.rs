@@ -3,7 +3,7 @@
 
 use memory_conformance::profile::{Limit, Order, Profile, Timestamps};
 use memory_conformance::{
-    Content, MemoryEntry, SearchMemoryResponse, Session, Timestamp, async_trait,
+    Content, MemoryEntry, Part, SearchMemoryResponse, Session, Timestamp, async_trait,
 };
 
 use super::query::{live_tokens, words};
@@ -352,5 +352,38 @@ impl Deviation for TruncateBeforeRank {
             .memories
             .sort_by_key(|e| std::cmp::Reverse(matched(e)));
         Ok(found)
+    }
+}
+
+/// Stores each text part cut to its first 8,192 bytes (at a character boundary), as a
+/// `VARCHAR(8192)` column or an index field's length limit would: a long text comes back cut,
+/// and a word near its end is never found. Breaks R6.entries on a text of tens of kilobytes.
+#[derive(Debug)]
+pub struct TruncatedLongText;
+
+/// The bytes of a text [`TruncatedLongText`] keeps.
+const KEPT_BYTES: usize = 8_192;
+
+#[async_trait]
+impl Deviation for TruncatedLongText {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let mut cut = session.clone();
+        let parts = cut
+            .events
+            .iter_mut()
+            .filter_map(|event| event.content.as_mut())
+            .flat_map(|content| content.parts.iter_mut());
+        for part in parts {
+            if let Part::Text(text) = part
+                && text.len() > KEPT_BYTES
+            {
+                let end = (0..=KEPT_BYTES)
+                    .rev()
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap_or(0);
+                text.truncate(end);
+            }
+        }
+        store.add(&cut).await
     }
 }
