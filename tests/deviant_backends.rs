@@ -99,7 +99,7 @@ fn assert_no_failure(failed: &[(&'static str, String)]) {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 70] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 73] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -108,6 +108,25 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 70] = [
     ),
     (
         &key::CaseInsensitiveUser,
+        &["R1.byte-for-byte"],
+        "key.isolation",
+        "entries where none belong",
+    ),
+    // Ids a backend normalises: number-shaped, percent escapes, longer than 64 characters.
+    (
+        &key::NumberShapedIdsAsIntegers,
+        &["R1.byte-for-byte"],
+        "key.isolation",
+        "entries where none belong",
+    ),
+    (
+        &key::PercentDecodedIds,
+        &["R1.byte-for-byte"],
+        "key.isolation",
+        "entries where none belong",
+    ),
+    (
+        &key::IdsCutAt64,
         &["R1.byte-for-byte"],
         "key.isolation",
         "entries where none belong",
