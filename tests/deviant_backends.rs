@@ -99,7 +99,7 @@ fn assert_no_failure(failed: &[(&'static str, String)]) {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 73] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 74] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -196,6 +196,12 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 73] = [
         &["R6.entries"],
         "result.fidelity",
         "<text of 20",
+    ),
+    (
+        &result::NumbersThroughF64,
+        &["R6.entries"],
+        "result.fidelity",
+        "9007199254740993",
     ),
     (
         &result::DropAuthor,

@@ -307,6 +307,38 @@ pub(crate) fn textless_event() -> impl Strategy<Value = Event> {
     })
 }
 
+/// What a text may end with, after a space: emoji (one code point, one with a variation
+/// selector, a sequence joined by U+200D) and U+0000, alone or inside a word. A text holding
+/// U+0000 is stored only where the profile's `strings` accept it; elsewhere the call carrying
+/// it may fail, which ends the case.
+pub(crate) const TEXT_ENDINGS: [&str; 5] = [
+    "\u{1F9EA}",
+    "\u{2615}\u{FE0F}",
+    "\u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}",
+    "\u{0}",
+    "a\u{0}b",
+];
+
+/// Integers a JSON layer that reads every number as an `f64` changes: 2^53 + 1 and its
+/// negative, a 20-digit one, and `u64::MAX`.
+pub(crate) fn big_numbers() -> [serde_json::Value; 4] {
+    [
+        json!(9_007_199_254_740_993_u64),
+        json!(-9_007_199_254_740_993_i64),
+        json!(12_345_678_901_234_567_890_u64),
+        json!(u64::MAX),
+    ]
+}
+
+/// MIME types of inline data, in mixed case and with a parameter, which a backend keeps as
+/// given.
+pub(crate) const MIME_TYPES: [&str; 4] = [
+    "image/png",
+    "Image/PNG",
+    "application/JSON",
+    "text/Plain; charset=UTF-8",
+];
+
 /// Whitespace-only and empty queries, ASCII and Unicode.
 pub(crate) fn blank_query() -> impl Strategy<Value = String> {
     let blank = select(vec![

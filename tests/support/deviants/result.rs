@@ -387,3 +387,53 @@ impl Deviation for TruncatedLongText {
         store.add(&cut).await
     }
 }
+
+/// Stores the JSON of function calls and responses with every number read as an `f64` and
+/// written back as JavaScript's `JSON.stringify` writes it (as an integer where the `f64` is
+/// one), as a store that keeps tool data through a JavaScript or Go JSON layer does: 2^53 + 1
+/// comes back as 2^53. Breaks R6.entries on tool data with integers beyond 2^53.
+#[derive(Debug)]
+pub struct NumbersThroughF64;
+
+#[async_trait]
+impl Deviation for NumbersThroughF64 {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let mut session = session.clone();
+        let parts = session
+            .events
+            .iter_mut()
+            .filter_map(|event| event.content.as_mut())
+            .flat_map(|content| content.parts.iter_mut());
+        for part in parts {
+            match part {
+                Part::FunctionCall { args: value, .. }
+                | Part::FunctionResponse {
+                    response: value, ..
+                } => through_f64(value),
+                _ => {}
+            }
+        }
+        store.add(&session).await
+    }
+}
+
+/// `value` with every number read as an `f64`, and written as an integer where it is one.
+fn through_f64(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            let whole = f.fract() == 0.0 && f.abs() < 1e21;
+            *value = if whole && f >= i64::MIN as f64 && f < i64::MAX as f64 {
+                Value::from(f as i64)
+            } else if whole && f >= 0.0 && f < u64::MAX as f64 {
+                Value::from(f as u64)
+            } else {
+                serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
+            };
+        }
+        Value::Array(items) => items.iter_mut().for_each(through_f64),
+        Value::Object(map) => map.values_mut().for_each(through_f64),
+        _ => {}
+    }
+}
