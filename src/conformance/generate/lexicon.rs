@@ -511,6 +511,31 @@ mod tests {
         query_terms(profile, query).iter().any(|t| event.matches(t))
     }
 
+    /// A long text is real words past the size asked for, none of the words to keep out, and
+    /// ends with its tail, which lies beyond the first 64 KiB where the size asks for it.
+    #[test]
+    fn a_long_text_holds_its_tail_at_its_end_and_not_before() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        for bytes in [*LONG_TEXT_BYTES.start(), *LONG_TEXT_BYTES.end()] {
+            let start = any::<Index>()
+                .new_tree(&mut runner)
+                .expect("an index")
+                .current();
+            let text = long_text(bytes, start, &["ran", "run"], "coffee 0");
+            assert!(
+                text.len() >= bytes && text.len() < bytes + 40,
+                "{}",
+                text.len()
+            );
+            assert!(text.ends_with(" coffee 0"));
+            let words: Vec<&str> = text.split(' ').collect();
+            assert!(!words.contains(&"ran") && !words.contains(&"run"));
+            assert_eq!(text.matches("coffee").count(), 1);
+        }
+        assert!(*LONG_TEXT_BYTES.end() > 65_535 && *LONG_TEXT_BYTES.start() > 8_192);
+    }
+
     #[test]
     fn every_generator_has_a_share_and_families_of_distinct_forms() {
         for (words, share) in SHARES {
