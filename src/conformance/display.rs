@@ -50,8 +50,15 @@ impl fmt::Display for ContentsDisplay<'_> {
     }
 }
 
-/// One content, its parts joined with `+`: text quoted, other parts in angle brackets, inline
-/// data with its first bytes; the role first, when there is one, so two contents that differ
+/// A text longer than this many bytes shows as its size, its first and its last [`SHOWN`]
+/// characters, so a report stays readable and a text cut short shows where it ends.
+const LONG_TEXT: usize = 400;
+
+/// The characters shown of each end of a long text.
+const SHOWN: usize = 40;
+
+/// One content, its parts joined with `+`: text quoted (a long one by its size and its ends),
+/// other parts in angle brackets, inline data with its first bytes; the role first, when there is one, so two contents that differ
 /// only in their role read differently.
 pub(crate) struct ContentDisplay<'a>(pub(crate) &'a Content);
 
@@ -68,6 +75,12 @@ impl fmt::Display for ContentDisplay<'_> {
                 f.write_str("+")?;
             }
             match part {
+                Part::Text(text) if text.len() > LONG_TEXT => {
+                    let head: String = text.chars().take(SHOWN).collect();
+                    let tail: Vec<char> = text.chars().rev().take(SHOWN).collect();
+                    let tail: String = tail.into_iter().rev().collect();
+                    write!(f, "<text of {} bytes {head:?}…{tail:?}>", text.len())?
+                }
                 Part::Text(text) => write!(f, "{text:?}")?,
                 Part::FunctionCall { name, args } => write!(f, "<call {name} {args}>")?,
                 Part::FunctionResponse { name, response } => {

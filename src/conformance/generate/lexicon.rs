@@ -46,9 +46,7 @@ pub(crate) enum Words {
     /// sign, final sigma.
     Case,
     /// One word in NFC and NFD (and a compatibility sign that NFC replaces), with and without
-    /// its accents: `café`, `cafe\u{301}`, `cafe`. Catches no deviant alone: kept as the
-    /// only generator of one word in both forms; the deviant that normalises to NFC is caught
-    /// by [`Words::Case`] too, whose Kelvin sign NFC maps to `K`.
+    /// its accents: `café`, `cafe\u{301}`, `cafe`.
     Normalisation,
 }
 
@@ -466,6 +464,49 @@ pub(crate) fn building(
     }
 }
 
+/// The sizes of a long text, in bytes: from over 8 KiB (a `VARCHAR(8192)` column, an index
+/// field's limit) to over 64 KiB (a `TEXT` column, a 65,535-byte field).
+pub(crate) const LONG_TEXT_BYTES: std::ops::RangeInclusive<usize> = 20_000..=70_000;
+
+/// The share of cases in which a rule that draws long texts draws one: one in 50, so a
+/// default gate stores a few and stays fast.
+pub(crate) const LONG_TEXT_SHARE: f64 = 1.0 / 50.0;
+
+/// A long text of real words (the forms of [`INFLECTIONS`], from the `start`th on, each once
+/// before any repeats), at least `bytes` bytes, holding none of `absent`, then `tail`. The
+/// words that matter to a search go in `tail`, at the end, where a backend that stores or
+/// indexes only the first few kilobytes of a text never sees them.
+pub(crate) fn long_text(bytes: usize, start: Index, absent: &[&str], tail: &str) -> String {
+    let forms: Vec<&str> = INFLECTED
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|form| !absent.contains(form))
+        .collect();
+    let mut text = String::with_capacity(bytes + tail.len() + 16);
+    let first = start.index(forms.len());
+    for form in forms.iter().cycle().skip(first) {
+        if text.len() >= bytes {
+            break;
+        }
+        text.push_str(form);
+        text.push(' ');
+    }
+    text.push_str(tail);
+    text
+}
+
+/// Now and then (a [`LONG_TEXT_SHARE`] of cases) a long text's size and first word, else
+/// `None`; shrinks towards `None`, then towards the shortest long text.
+pub(crate) fn maybe_long() -> impl Strategy<Value = Option<(usize, Index)>> {
+    let long = (LONG_TEXT_BYTES, any::<Index>()).prop_map(Some);
+    let share = (1.0 / LONG_TEXT_SHARE).round() as u32;
+    proptest::strategy::Union::new_weighted(vec![
+        (share - 1, Just(None).boxed()),
+        (1, long.boxed()),
+    ])
+}
+
 /// A generator drawn with its share of [`SHARES`].
 pub(crate) fn any_words() -> impl Strategy<Value = Words> {
     let weighted: Vec<_> = SHARES
@@ -588,6 +629,31 @@ mod tests {
     fn finds(profile: &Profile, stored: &str, query: &str) -> bool {
         let event = IndexedEvent::new(profile, &Content::text(stored));
         query_terms(profile, query).iter().any(|t| event.matches(t))
+    }
+
+    /// A long text is real words past the size asked for, none of the words to keep out, and
+    /// ends with its tail, which lies beyond the first 64 KiB where the size asks for it.
+    #[test]
+    fn a_long_text_holds_its_tail_at_its_end_and_not_before() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        for bytes in [*LONG_TEXT_BYTES.start(), *LONG_TEXT_BYTES.end()] {
+            let start = any::<Index>()
+                .new_tree(&mut runner)
+                .expect("an index")
+                .current();
+            let text = long_text(bytes, start, &["ran", "run"], "coffee 0");
+            assert!(
+                text.len() >= bytes && text.len() < bytes + 40,
+                "{}",
+                text.len()
+            );
+            assert!(text.ends_with(" coffee 0"));
+            let words: Vec<&str> = text.split(' ').collect();
+            assert!(!words.contains(&"ran") && !words.contains(&"run"));
+            assert_eq!(text.matches("coffee").count(), 1);
+        }
+        assert!(*LONG_TEXT_BYTES.end() > 65_535 && *LONG_TEXT_BYTES.start() > 8_192);
     }
 
     #[test]

@@ -94,10 +94,53 @@ pub(crate) fn content(text: &str) -> Content {
     Content::text(text)
 }
 
+/// App names and user ids a backend might normalise, each beside the id it might take it
+/// for: shaped like numbers (`042`, `+42`, `42`, read as the integer 42), holding percent
+/// escapes (`a%2Fb`, `%41`, read as `a/b` and `A`), and longer than 64 characters, equal in
+/// their first 64 (cut by a `VARCHAR(64)` column).
+pub(crate) const ODD_IDS: [(&str, &str); 6] = [
+    ("042", "42"),
+    ("+42", "42"),
+    ("42", "042"),
+    ("a%2Fb", "a/b"),
+    ("%41", "A"),
+    (
+        "support-agent-of-the-northern-region-for-coffee-and-tea-orders-00042",
+        "support-agent-of-the-northern-region-for-coffee-and-tea-orders-00043",
+    ),
+];
+
+/// The share of key pairs [`key_and_odd_twin`] draws from [`ODD_IDS`]: one in 8.
+pub(crate) const ODD_PAIR_SHARE: u32 = 8;
+
 /// A key from the app and user pools.
 pub(crate) fn key() -> impl Strategy<Value = MemoryKey> {
     (select(APPS.to_vec()), select(USERS.to_vec()))
         .prop_map(|(app, user)| MemoryKey::new(app, user))
+}
+
+/// A plain key, and whether an odd id goes in its app name (else in its user id).
+fn odd_key() -> impl Strategy<Value = (MemoryKey, bool)> {
+    (select(APPS.to_vec()), select(USERS.to_vec()), any::<bool>())
+        .prop_map(|(app, user, as_app)| (MemoryKey::new(app, user), as_app))
+}
+
+/// A key whose app name or user id is one of [`ODD_IDS`], and the key with the id it might be
+/// taken for in its place.
+fn odd_pair() -> impl Strategy<Value = (MemoryKey, MemoryKey)> {
+    (odd_key(), select(ODD_IDS.to_vec())).prop_map(|((key, as_app), (id, twin))| {
+        if as_app {
+            (
+                MemoryKey::new(id, key.user_id.clone()),
+                MemoryKey::new(twin, key.user_id),
+            )
+        } else {
+            (
+                MemoryKey::new(key.app_name.clone(), id),
+                MemoryKey::new(key.app_name, twin),
+            )
+        }
+    })
 }
 
 /// `n` distinct plain words.
@@ -142,6 +185,15 @@ pub(crate) fn key_and_near_miss() -> impl Strategy<Value = (MemoryKey, MemoryKey
             (key, other)
         }
     })
+}
+
+/// As [`key_and_near_miss`], but one pair in [`ODD_PAIR_SHARE`] is a key with an odd id and
+/// the key with its twin ([`ODD_IDS`]): the pairs a backend that normalises ids confuses.
+pub(crate) fn key_and_odd_twin() -> impl Strategy<Value = (MemoryKey, MemoryKey)> {
+    proptest::strategy::Union::new_weighted(vec![
+        (ODD_PAIR_SHARE - 1, key_and_near_miss().boxed()),
+        (1, odd_pair().boxed()),
+    ])
 }
 
 fn near_miss(key: &MemoryKey, how: NearMiss) -> MemoryKey {
@@ -254,6 +306,38 @@ pub(crate) fn textless_event() -> impl Strategy<Value = Event> {
         event_at("model", content, millis)
     })
 }
+
+/// What a text may end with, after a space: emoji (one code point, one with a variation
+/// selector, a sequence joined by U+200D) and U+0000, alone or inside a word. A text holding
+/// U+0000 is stored only where the profile's `strings` accept it; elsewhere the call carrying
+/// it may fail, which ends the case.
+pub(crate) const TEXT_ENDINGS: [&str; 5] = [
+    "\u{1F9EA}",
+    "\u{2615}\u{FE0F}",
+    "\u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}",
+    "\u{0}",
+    "a\u{0}b",
+];
+
+/// Integers a JSON layer that reads every number as an `f64` changes: 2^53 + 1 and its
+/// negative, a 20-digit one, and `u64::MAX`.
+pub(crate) fn big_numbers() -> [serde_json::Value; 4] {
+    [
+        json!(9_007_199_254_740_993_u64),
+        json!(-9_007_199_254_740_993_i64),
+        json!(12_345_678_901_234_567_890_u64),
+        json!(u64::MAX),
+    ]
+}
+
+/// MIME types of inline data, in mixed case and with a parameter, which a backend keeps as
+/// given.
+pub(crate) const MIME_TYPES: [&str; 4] = [
+    "image/png",
+    "Image/PNG",
+    "application/JSON",
+    "text/Plain; charset=UTF-8",
+];
 
 /// Whitespace-only and empty queries, ASCII and Unicode.
 pub(crate) fn blank_query() -> impl Strategy<Value = String> {

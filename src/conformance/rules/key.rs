@@ -7,7 +7,7 @@ use super::{Requirement, always, exactly, none_of};
 use crate::MemoryKey;
 use crate::conformance::generate::scenario::{Scenario, Step, search};
 use crate::conformance::generate::values::{
-    SESSION_IDS, content, distinct_words, key_and_near_miss, separator_split_keys, session_of,
+    SESSION_IDS, content, distinct_words, key_and_odd_twin, separator_split_keys, session_of,
 };
 use crate::profile::Profile;
 
@@ -23,7 +23,7 @@ rule! {
         scenarios: |profile| {
             let profile = profile.clone();
             (
-                key_and_near_miss(),
+                key_and_odd_twin(),
                 distinct_words(2),
                 select(SESSION_IDS.to_vec()),
             )

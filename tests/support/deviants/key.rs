@@ -257,3 +257,111 @@ impl Deviation for RejectEmptyUser {
 fn empty_user() -> MemoryError {
     MemoryError::backend("user_id must not be empty")
 }
+
+/// Reads an app name or user id shaped like a number as the integer it spells, as a store
+/// with an integer id column or a JSON layer that parses ids does: `042`, `+42` and `42` are
+/// one key. Breaks R1.byte-for-byte.
+#[derive(Debug)]
+pub struct NumberShapedIdsAsIntegers;
+
+#[async_trait]
+impl Deviation for NumberShapedIdsAsIntegers {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        add_normalised(store, session, as_integer).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        search_normalised(store, search, as_integer).await
+    }
+}
+
+/// Percent-decodes app names and user ids, as a route that takes them from a URL path does:
+/// `a%2Fb` is `a/b`, `%41` is `A`. Breaks R1.byte-for-byte.
+#[derive(Debug)]
+pub struct PercentDecodedIds;
+
+#[async_trait]
+impl Deviation for PercentDecodedIds {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        add_normalised(store, session, percent_decoded).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        search_normalised(store, search, percent_decoded).await
+    }
+}
+
+/// Keeps the first 64 characters of app names and user ids, as a `VARCHAR(64)` column that
+/// truncates does. Breaks R1.byte-for-byte.
+#[derive(Debug)]
+pub struct IdsCutAt64;
+
+#[async_trait]
+impl Deviation for IdsCutAt64 {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        add_normalised(store, session, cut_at_64).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        search_normalised(store, search, cut_at_64).await
+    }
+}
+
+/// Adds `session` under its app name and user id rewritten by `normalise`.
+async fn add_normalised(store: &Store, session: &Session, normalise: fn(&str) -> String) -> Done {
+    let mut session = session.clone();
+    session.app_name = normalise(&session.app_name);
+    session.user_id = normalise(&session.user_id);
+    store.add(&session).await
+}
+
+/// Searches under the app name and user id rewritten by `normalise`.
+async fn search_normalised(
+    store: &Store,
+    search: Search<'_>,
+    normalise: fn(&str) -> String,
+) -> Answer {
+    let (app, user) = (normalise(search.app), normalise(search.user));
+    store
+        .search(Search {
+            app: &app,
+            user: &user,
+            ..search
+        })
+        .await
+}
+
+/// `id` as the integer it spells, if it spells one.
+fn as_integer(id: &str) -> String {
+    id.parse::<i64>()
+        .map_or_else(|_| id.to_owned(), |n| n.to_string())
+}
+
+/// `id` with its `%XX` escapes decoded, where they make UTF-8.
+fn percent_decoded(id: &str) -> String {
+    let bytes = id.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| id.to_owned())
+}
+
+/// The first 64 characters of `id`.
+fn cut_at_64(id: &str) -> String {
+    id.chars().take(64).collect()
+}

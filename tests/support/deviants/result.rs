@@ -3,7 +3,7 @@
 
 use memory_conformance::profile::{Limit, Order, Profile, Timestamps};
 use memory_conformance::{
-    Content, MemoryEntry, SearchMemoryResponse, Session, Timestamp, async_trait,
+    Content, MemoryEntry, Part, SearchMemoryResponse, Session, Timestamp, async_trait,
 };
 
 use super::query::{live_tokens, words};
@@ -352,5 +352,88 @@ impl Deviation for TruncateBeforeRank {
             .memories
             .sort_by_key(|e| std::cmp::Reverse(matched(e)));
         Ok(found)
+    }
+}
+
+/// Stores each text part cut to its first 8,192 bytes (at a character boundary), as a
+/// `VARCHAR(8192)` column or an index field's length limit would: a long text comes back cut,
+/// and a word near its end is never found. Breaks R6.entries on a text of tens of kilobytes.
+#[derive(Debug)]
+pub struct TruncatedLongText;
+
+/// The bytes of a text [`TruncatedLongText`] keeps.
+const KEPT_BYTES: usize = 8_192;
+
+#[async_trait]
+impl Deviation for TruncatedLongText {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let mut cut = session.clone();
+        let parts = cut
+            .events
+            .iter_mut()
+            .filter_map(|event| event.content.as_mut())
+            .flat_map(|content| content.parts.iter_mut());
+        for part in parts {
+            if let Part::Text(text) = part
+                && text.len() > KEPT_BYTES
+            {
+                let end = (0..=KEPT_BYTES)
+                    .rev()
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap_or(0);
+                text.truncate(end);
+            }
+        }
+        store.add(&cut).await
+    }
+}
+
+/// Stores the JSON of function calls and responses with every number read as an `f64` and
+/// written back as JavaScript's `JSON.stringify` writes it (as an integer where the `f64` is
+/// one), as a store that keeps tool data through a JavaScript or Go JSON layer does: 2^53 + 1
+/// comes back as 2^53. Breaks R6.entries on tool data with integers beyond 2^53.
+#[derive(Debug)]
+pub struct NumbersThroughF64;
+
+#[async_trait]
+impl Deviation for NumbersThroughF64 {
+    async fn add_session(&self, store: &Store, session: &Session) -> Done {
+        let mut session = session.clone();
+        let parts = session
+            .events
+            .iter_mut()
+            .filter_map(|event| event.content.as_mut())
+            .flat_map(|content| content.parts.iter_mut());
+        for part in parts {
+            match part {
+                Part::FunctionCall { args: value, .. }
+                | Part::FunctionResponse {
+                    response: value, ..
+                } => through_f64(value),
+                _ => {}
+            }
+        }
+        store.add(&session).await
+    }
+}
+
+/// `value` with every number read as an `f64`, and written as an integer where it is one.
+fn through_f64(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            let whole = f.fract() == 0.0 && f.abs() < 1e21;
+            *value = if whole && f >= i64::MIN as f64 && f < i64::MAX as f64 {
+                Value::from(f as i64)
+            } else if whole && f >= 0.0 && f < u64::MAX as f64 {
+                Value::from(f as u64)
+            } else {
+                serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
+            };
+        }
+        Value::Array(items) => items.iter_mut().for_each(through_f64),
+        Value::Object(map) => map.values_mut().for_each(through_f64),
+        _ => {}
     }
 }
