@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -118,10 +119,14 @@ func (e memEvents) All() iter.Seq[*session.Event] {
 func (e memEvents) Len() int                { return len(e) }
 func (e memEvents) At(i int) *session.Event { return e[i] }
 
-// sessionFromKit is the kit's session JSON as an ADK Go session.
+// sessionFromKit is the kit's session JSON as an ADK Go session. Numbers in tool data are kept
+// as json.Number, written back as they came: encoding/json's default, float64, would round an
+// integer beyond 2^53, a change the bridge would make and ADK Go's memory service does not.
 func sessionFromKit(raw json.RawMessage) (session.Session, error) {
 	var kit kitSession
-	if err := json.Unmarshal(raw, &kit); err != nil {
+	decoder := json.NewDecoder(bytes.NewReader(raw))
+	decoder.UseNumber()
+	if err := decoder.Decode(&kit); err != nil {
 		return nil, fmt.Errorf("the session is not the kit's session JSON: %w", err)
 	}
 	events := make(memEvents, 0, len(kit.Events))
