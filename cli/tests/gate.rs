@@ -568,6 +568,7 @@ fn the_outputs_name_the_rule_set_a_profile_file_pins_and_a_wrong_pin_is_refused(
         )),
         "{stderr}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
