@@ -44,9 +44,9 @@ crates() {
   rm -f "$CARGO_TARGET_DIR"/package/*.crate
   # Cargo verifies a package against the others' through a local registry, whose crates it
   # extracts under $CARGO_HOME/registry/src/-<hash>/ once and never again: a package of the same
-  # name and version built before (other code) would be compiled instead of this one. Those
-  # extractions are Cargo's cache of this workspace's own packages only, so they go first.
-  rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/
+  # name and version built before (other code) would be compiled instead of this one. So this
+  # workspace's packages (all named memory-*) go from those local registries first.
+  rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/memory-*/
   # Every published crate packaged (in dependency order, each against the others' packages),
   # then the kit and the command built from their packages (the crates of this workspace the
   # wheel compiles; building the others from theirs would compile the backends' dependencies
