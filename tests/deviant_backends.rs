@@ -63,8 +63,6 @@ fn failures(gate: Gate) -> Vec<(&'static str, String)> {
         .collect()
 }
 
-/// Fails with every failure report in `failed`, if there is one.
-#[track_caller]
 /// `deviation`'s profile states a departure from `clause`, and the deviant passes every rule
 /// under it.
 fn assert_passes_departing_from(deviation: &'static dyn Deviation, clause: &str) {
@@ -89,6 +87,8 @@ fn reference_claiming(profile: Profile) -> Gate {
     .cases(64)
 }
 
+/// Fails with every failure report in `failed`, if there is one.
+#[track_caller]
 fn assert_no_failure(failed: &[(&'static str, String)]) {
     let reports: Vec<&str> = failed.iter().map(|(_, report)| report.as_str()).collect();
     assert!(reports.is_empty(), "{}", reports.join("\n\n"));
