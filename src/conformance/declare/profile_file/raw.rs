@@ -182,8 +182,11 @@ impl RawDroppedWords {
     fn read(self) -> Result<DroppedWords, String> {
         let words = self.stop_words.unwrap_or_default();
         if words.is_empty() && self.shorter_than.is_none() {
-            return Err("table `[dropped_words]` drops nothing: give `stop_words` or                         `shorter_than`, or leave the table out"
-                .into());
+            return Err(
+                "table `[dropped_words]` drops nothing: give `stop_words` or \
+                        `shorter_than`, or leave the table out"
+                    .into(),
+            );
         }
         let mut dropped = DroppedWords::stop_words(words.iter().cloned());
         if dropped.stop_words.len() != words.len() {
