@@ -33,6 +33,14 @@ pub struct DroppedWords {
     pub shorter_than: Option<usize>,
 }
 
+/// English stop words, as common stop lists have them (and as the kit's lexicon draws them):
+/// the stop list the kit tries where it looks for the value a failure fits.
+pub(crate) const ENGLISH_STOP_WORDS: [&str; 32] = [
+    "the", "a", "an", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "is", "are",
+    "was", "were", "be", "it", "this", "that", "i", "you", "we", "they", "my", "your", "not", "no",
+    "as", "by", "from",
+];
+
 impl DroppedWords {
     /// Nothing dropped: the contract.
     pub fn none() -> Self {

@@ -6,7 +6,7 @@
 
 mod case;
 pub(crate) mod dimension;
-mod dropped;
+pub(crate) mod dropped;
 mod key;
 mod presets;
 mod table;
