@@ -795,7 +795,7 @@ fn every_generator_of_the_lexicon_catches_a_deviant_no_other_catches() {
 /// profile changes what they expect: `LimitTen` and `LimitHundred` (`limit`),
 /// `BlankQueryMatchesAll` (`blank_query = nearest`), `ReturnTextlessEvents` (`blank_events`)
 /// and `DeltaReplaces` (`capabilities.events_delta`).
-const NAMED_VALUE: [(&dyn Deviation, &str); 12] = [
+const NAMED_VALUE: [(&dyn Deviation, &str); 14] = [
     (&key::SlashJoinedKey, "key = joined with \"/\""),
     (&replace::AppendOnReadd, "readd = append"),
     (&replace::UpsertWritesTextless, "readd = replace"),
@@ -811,6 +811,11 @@ const NAMED_VALUE: [(&dyn Deviation, &str); 12] = [
     (&query::AllWords, "multi_word = all words"),
     (&result::Deduplicate, "duplicates = merged"),
     (&key::RejectEmptyUser, "strings = without NUL or empty key"),
+    (&words::StopWordsDropped, "dropped_words = stop words"),
+    (
+        &words::ShortTermsDropped,
+        "dropped_words = short query terms",
+    ),
 ];
 
 /// The table of what each deviant's failures name as at fault: for every rule it fails, the
