@@ -53,7 +53,8 @@ pub fn explain_tokens(query: &str) -> Vec<TokenExplanation> {
 ///
 /// A token is dead when the backend would search for it but no stored word can ever equal it
 /// (the reference keeps `?` on `coffee?` but its stored words are letters only), or when the
-/// backend drops it because it holds no word (`?` alone under ADK Python's `\w+`).
+/// backend drops it because it holds no word (`?` alone under ADK Python's `\w+`), or because
+/// the profile's `dropped_words` drop it (a stop word, a term too short to be asked).
 ///
 /// ```
 /// use memory_conformance::{DeadReason, explain_tokens_for};
