@@ -53,7 +53,8 @@ pub fn explain_tokens(query: &str) -> Vec<TokenExplanation> {
 ///
 /// A token is dead when the backend would search for it but no stored word can ever equal it
 /// (the reference keeps `?` on `coffee?` but its stored words are letters only), or when the
-/// backend drops it because it holds no word (`?` alone under ADK Python's `\w+`).
+/// backend drops it because it holds no word (`?` alone under ADK Python's `\w+`), or because
+/// the profile's `dropped_words` drop it (a stop word, a term too short to be asked).
 ///
 /// ```
 /// use memory_conformance::{DeadReason, explain_tokens_for};
@@ -65,6 +66,58 @@ pub fn explain_tokens(query: &str) -> Vec<TokenExplanation> {
 /// assert_eq!(reference[0].dead, Some(DeadReason::Punctuation('?')));
 /// ```
 pub fn explain_tokens_for(profile: &Profile, query: &str) -> Vec<TokenExplanation> {
+    let tokens = cut_for(profile, query);
+    if profile.dropped_words.is_none() {
+        return tokens;
+    }
+    tokens
+        .into_iter()
+        .map(|token| without_dropped(profile, token))
+        .collect()
+}
+
+/// `token` without the terms `profile` drops (stop words, terms too short to be asked), dead
+/// when none is left.
+fn without_dropped(profile: &Profile, mut token: TokenExplanation) -> TokenExplanation {
+    let dropped = &profile.dropped_words;
+    if token.dead.is_some() {
+        return token;
+    }
+    // Where the query is split on separators the token is the term, and its length counts.
+    let split = matches!(
+        profile.query_terms,
+        QueryTerms::Tokens { .. } | QueryTerms::Substrings { .. } | QueryTerms::Phrases { .. }
+    );
+    if let (true, Some(n)) = (split, dropped.shorter_than)
+        && dropped.is_too_short(&token.token)
+    {
+        return TokenExplanation::dead(&token.token, DeadReason::ShortTerm(n));
+    }
+    let mut short = None;
+    token.terms = token
+        .terms
+        .into_iter()
+        .filter_map(|term| {
+            if !split && dropped.is_too_short(&term) {
+                short = dropped.shorter_than;
+                return None;
+            }
+            let kept: Vec<&str> = term
+                .split(' ')
+                .filter(|word| !dropped.is_stop_word(word))
+                .collect();
+            (!kept.is_empty()).then(|| kept.join(" "))
+        })
+        .collect();
+    if token.terms.is_empty() {
+        let reason = short.map_or(DeadReason::StopWord, DeadReason::ShortTerm);
+        return TokenExplanation::dead(&token.token, reason);
+    }
+    token
+}
+
+/// Each token of `query` under `profile`'s query and word rules, before any word is dropped.
+fn cut_for(profile: &Profile, query: &str) -> Vec<TokenExplanation> {
     let case = profile.case_mapping;
     match profile.query_terms {
         QueryTerms::Tokens { separators } => case
@@ -198,6 +251,10 @@ pub enum DeadReason {
     NeverAWord,
     /// The token holds no word under the backend's rules, so the backend drops it.
     NoWord,
+    /// The token's words are all stop words the backend drops (`dropped_words.stop_words`).
+    StopWord,
+    /// The token has fewer characters than the backend asks (`dropped_words.shorter_than`).
+    ShortTerm(usize),
 }
 
 impl DeadReason {
@@ -251,6 +308,11 @@ impl fmt::Display for DeadReason {
                 f.write_str("stored text is cut so that this token is never one whole word of it")
             }
             Self::NoWord => f.write_str("holds no word under these rules, so it is dropped"),
+            Self::StopWord => f.write_str("is a stop word the backend drops, so it is not asked"),
+            Self::ShortTerm(n) => write!(
+                f,
+                "has fewer than {n} characters, so the backend does not ask it"
+            ),
         }
     }
 }
@@ -377,6 +439,31 @@ mod tests {
     }
 
     #[test]
+    fn dropped_words_are_dead_with_the_reason_the_profile_gives() {
+        let mut words = Profile::reference();
+        words.query_terms = QueryTerms::Words {
+            non_ascii_substring: false,
+        };
+        words.dropped_words =
+            crate::profile::DroppedWords::stop_words(["the", "what"]).with_shorter_than(3);
+        assert_eq!(
+            explained(&words, "What about the-coffee v2"),
+            [
+                dead("what", DeadReason::StopWord),
+                live("about", &["about"]),
+                live("the-coffee", &["coffee"]),
+                dead("v2", DeadReason::ShortTerm(3)),
+            ]
+        );
+        let mut tokens = Profile::reference();
+        tokens.dropped_words = crate::profile::DroppedWords::none().with_shorter_than(3);
+        assert_eq!(
+            explained(&tokens, "it tea"),
+            [dead("it", DeadReason::ShortTerm(3)), live("tea", &["tea"])]
+        );
+    }
+
+    #[test]
     fn each_reason_reads_as_a_sentence_naming_its_character() {
         use DeadReason::*;
         let cases = [
@@ -390,6 +477,8 @@ mod tests {
             (Other('😀'), "\"😀\" separates stored words"),
             (NeverAWord, "never one whole word"),
             (NoWord, "holds no word"),
+            (StopWord, "is a stop word"),
+            (ShortTerm(3), "fewer than 3 characters"),
         ];
         for (reason, start) in cases {
             assert!(reason.to_string().contains(start), "{reason:?}: {reason}");

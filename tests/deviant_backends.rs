@@ -100,7 +100,7 @@ fn assert_no_failure(failed: &[(&'static str, String)]) {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 75] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 76] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -536,6 +536,12 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 75] = [
         "actual:   0 entries []",
     ),
     (
+        &words::ShortTermsDropped,
+        &["R5.any-token"],
+        "query.digits",
+        "actual:   0 entries []",
+    ),
+    (
         &words::NfcBeforeWords,
         &["R4.ascii-letters"],
         "query.non_ascii",
@@ -789,7 +795,7 @@ fn every_generator_of_the_lexicon_catches_a_deviant_no_other_catches() {
 /// profile changes what they expect: `LimitTen` and `LimitHundred` (`limit`),
 /// `BlankQueryMatchesAll` (`blank_query = nearest`), `ReturnTextlessEvents` (`blank_events`)
 /// and `DeltaReplaces` (`capabilities.events_delta`).
-const NAMED_VALUE: [(&dyn Deviation, &str); 12] = [
+const NAMED_VALUE: [(&dyn Deviation, &str); 14] = [
     (&key::SlashJoinedKey, "key = joined with \"/\""),
     (&replace::AppendOnReadd, "readd = append"),
     (&replace::UpsertWritesTextless, "readd = replace"),
@@ -805,6 +811,11 @@ const NAMED_VALUE: [(&dyn Deviation, &str); 12] = [
     (&query::AllWords, "multi_word = all words"),
     (&result::Deduplicate, "duplicates = merged"),
     (&key::RejectEmptyUser, "strings = without NUL or empty key"),
+    (&words::StopWordsDropped, "dropped_words = stop words"),
+    (
+        &words::ShortTermsDropped,
+        "dropped_words = short query terms",
+    ),
 ];
 
 /// The table of what each deviant's failures name as at fault: for every rule it fails, the
@@ -1312,6 +1323,63 @@ fn a_store_matching_query_words_as_substrings_passes_only_where_the_profile_says
             "query.non_ascii",
             "query.multi_word",
             "model.random_ops",
+        ],
+    );
+}
+
+/// A store that drops stop words from its queries passes every rule when it declares them
+/// (`dropped_words.stop_words`); the reference claiming them fails the rules whose questions
+/// share only a stop word with what they store.
+#[test]
+fn a_store_dropping_stop_words_passes_only_where_the_profile_says_so() {
+    use memory_conformance::profile::DroppedWords;
+
+    let stop_words = DroppedWords::stop_words(words::stop_words());
+    let mut declared = words::StopWordsDropped.profile();
+    declared.dropped_words = stop_words.clone();
+    assert_no_failure(&failures(gate_claiming(&words::StopWordsDropped, declared)));
+
+    let mut reference = Profile::reference();
+    reference.dropped_words = stop_words;
+    assert_fails_exactly(
+        reference_claiming(reference),
+        &[
+            "query.case_insensitive",
+            "punctuation.query",
+            "punctuation.event",
+            "query.digits",
+            "query.non_ascii",
+            "query.multi_word",
+        ],
+    );
+}
+
+/// A store that drops query terms shorter than three characters passes every rule when it
+/// declares `dropped_words.shorter_than = 3`; the reference claiming it fails the rules that
+/// ask a short term (`it`, `v2`, `咖啡`).
+#[test]
+fn a_store_dropping_short_query_terms_passes_only_where_the_profile_says_so() {
+    use memory_conformance::profile::DroppedWords;
+
+    let short = DroppedWords::none().with_shorter_than(3);
+    let mut declared = words::ShortTermsDropped.profile();
+    declared.dropped_words = short.clone();
+    assert_no_failure(&failures(gate_claiming(
+        &words::ShortTermsDropped,
+        declared,
+    )));
+
+    let mut reference = Profile::reference();
+    reference.dropped_words = short;
+    assert_fails_exactly(
+        reference_claiming(reference),
+        &[
+            "query.case_insensitive",
+            "punctuation.query",
+            "punctuation.event",
+            "query.digits",
+            "query.non_ascii",
+            "query.multi_word",
         ],
     );
 }

@@ -153,6 +153,28 @@ fn a_violation_of_a_rule_that_does_not_apply_is_a_broken_declaration() {
     );
 }
 
+/// The rules ask the kit's own words (`tea`, `coffee`) with expectations of their own: a
+/// profile that drops one of them is a broken declaration, one that drops other words is not.
+#[test]
+fn dropped_words_that_the_rules_ask_by_themselves_are_refused() {
+    use memory_conformance::profile::DroppedWords;
+
+    let claiming = |dropped: DroppedWords| {
+        let mut profile = Profile::reference();
+        profile.dropped_words = dropped;
+        Gate::new(reference().with_profile(profile)).cases(8)
+    };
+    let problem = claiming(DroppedWords::stop_words(["the", "tea"]).with_shorter_than(5))
+        .validate()
+        .unwrap_err();
+    assert!(
+        problem.contains("the profile's dropped_words drop tea, milk, chai,"),
+        "{problem}"
+    );
+    let fine = DroppedWords::stop_words(["the", "what"]).with_shorter_than(3);
+    assert_eq!(claiming(fine).validate(), Ok(()));
+}
+
 #[test]
 fn declarations_are_validated() {
     let gate = Gate::new(reference())

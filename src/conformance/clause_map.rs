@@ -92,6 +92,14 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
         "accents in NFC and NFD, German, CJK runs, mixed-script words",
     ),
     (
+        "stop words",
+        "English stop words (`the`, `or`, `what`, `i`) around the word asked for in questions and in stored text, and asked alone (the lexicon's questions and its `stop` generator)",
+    ),
+    (
+        "short words",
+        "query terms of one or two characters: the parts of joined words (`s`, `t`, `x`), numbers (`v2`, `01`), two-character CJK words (`咖啡`) and the short words of questions (`i`, `it`)",
+    ),
+    (
         "many matches",
         "more matching events than the profile's limit, or 30 when it has none (now and then 101 to 160, and in one case in 65 a key of 1,001 to 1,050), over up to three sessions",
     ),

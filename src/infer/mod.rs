@@ -43,9 +43,9 @@ use std::fmt::Write as _;
 use crate::conformance::{ProfileFile, Subject};
 use crate::profile::dimension::{CAPABILITIES, Dimension};
 use crate::profile::{
-    BlankEvents, Capabilities, CaseMapping, Duplicates, EventIds, EventsDelta, KeyScheme, Limit,
-    MultiWord, Order, Profile, Readd, Retrieval, Strings, Timestamps, ToolData, Visibility,
-    WordRule,
+    BlankEvents, Capabilities, CaseMapping, DroppedWords, Duplicates, EventIds, EventsDelta,
+    KeyScheme, Limit, MultiWord, Order, Profile, Readd, Retrieval, Strings, Timestamps, ToolData,
+    Visibility, WordRule,
 };
 
 use self::decide::Run;
@@ -229,6 +229,10 @@ impl Inference {
         }
         if self.profile.visibility == Visibility::Immediate {
             standing.push(format!("{} = immediate", Visibility::KEY));
+        }
+        // Never decided: a file that drops words writes its table back, never claimed.
+        if self.profile.dropped_words.is_none() {
+            standing.push(format!("{} = none", DroppedWords::KEY));
         }
         if !standing.is_empty() {
             let _ = writeln!(

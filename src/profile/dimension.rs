@@ -16,9 +16,9 @@
 //! (`capability.rs`).
 
 use super::{
-    BlankEvents, BlankQuery, CaseMapping, Duplicates, EventIds, EventsDelta, KeyScheme, Limit,
-    MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Strings, Timestamps, ToolData,
-    Visibility, WordRule,
+    BlankEvents, BlankQuery, CaseMapping, DroppedWords, Duplicates, EventIds, EventsDelta,
+    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Strings, Timestamps,
+    ToolData, Visibility, WordRule,
 };
 
 /// One value of a dimension, as the kit documents and checks it.
@@ -143,7 +143,7 @@ macro_rules! dimension {
             field: $($field:ident).+,
             values: [$($value:expr),+ $(,)?] $(,)?
         }
-        $($pattern:pat => $row:tt)+
+        $($pattern:pat $(if $guard:expr)? => $row:tt)+
     ) => {
         impl Dimension for $type {
             const KEY: &'static str = $key;
@@ -165,13 +165,13 @@ macro_rules! dimension {
             #[allow(unused_variables)]
             fn entry(&self) -> Option<&'static ValueEntry> {
                 match self {
-                    $($pattern => entry_of!($row),)+
+                    $($pattern $(if $guard)? => entry_of!($row),)+
                 }
             }
 
             fn text(&self) -> String {
                 match self {
-                    $($pattern => text_of!($row).into(),)+
+                    $($pattern $(if $guard)? => text_of!($row).into(),)+
                 }
             }
         }
@@ -273,6 +273,7 @@ pub(crate) fn table() -> Vec<Row> {
         Row::of::<WordRule>(),
         Row::of::<QueryTerms>(),
         Row::of::<CaseMapping>(),
+        Row::of::<DroppedWords>(),
         Row::of::<MultiWord>(),
         Row::of::<ToolData>(),
         Row::of::<Limit>(),

@@ -6,6 +6,7 @@
 
 mod case;
 pub(crate) mod dimension;
+pub(crate) mod dropped;
 mod key;
 mod presets;
 mod table;
@@ -16,6 +17,7 @@ pub(crate) mod words;
 use serde::{Deserialize, Serialize};
 
 pub use case::CaseMapping;
+pub use dropped::DroppedWords;
 pub use key::KeyScheme;
 pub use presets::presets;
 
@@ -51,6 +53,8 @@ pub struct Profile {
     pub query_terms: QueryTerms,
     /// Which lowercase mapping the word rules use (full or simple).
     pub case_mapping: CaseMapping,
+    /// Which words are dropped before matching: stop words, short query terms.
+    pub dropped_words: DroppedWords,
     /// Whether an event must match one term of a multi-term query or all of them.
     pub multi_word: MultiWord,
     /// Whether function calls and function responses are searchable.

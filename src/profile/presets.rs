@@ -2,9 +2,9 @@
 //! says.
 
 use super::{
-    BlankEvents, BlankQuery, Capabilities, CaseMapping, Duplicates, EventIds, EventsDelta,
-    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics, Retrieval,
-    Separators, Strings, Timestamps, ToolData, Visibility, WordRule,
+    BlankEvents, BlankQuery, Capabilities, CaseMapping, DroppedWords, Duplicates, EventIds,
+    EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics,
+    Retrieval, Separators, Strings, Timestamps, ToolData, Visibility, WordRule,
 };
 
 /// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`,
@@ -44,6 +44,7 @@ impl Profile {
                 separators: Separators::AsciiWhitespace,
             },
             case_mapping: CaseMapping::Full,
+            dropped_words: DroppedWords::none(),
             multi_word: MultiWord::AnyWord,
             tool_data: ToolData::NotIndexed,
             limit: Limit::Unlimited,

@@ -7,7 +7,7 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::{CaseMapping, Profile, QueryTerms, RemoveDiacritics, ToolData, WordRule};
+use super::{CaseMapping, Profile, QueryTerms, RemoveDiacritics, Separators, ToolData, WordRule};
 use crate::{Content, Part};
 
 /// The words of `text` under `rule`, lowercased with the full case mapping, in order
@@ -213,13 +213,12 @@ pub(crate) struct Term {
 /// The distinct terms of `query` under `profile`, in query order.
 pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
     let case = profile.case_mapping;
+    let dropped = &profile.dropped_words;
     let mut terms: Vec<Term> = match profile.query_terms {
-        QueryTerms::Tokens { separators } => case
-            .lowercase(query)
-            .split(|c| separators.contains(c))
-            .filter(|t| !t.is_empty())
+        QueryTerms::Tokens { separators } => asked_tokens(profile, query, separators)
+            .into_iter()
             .map(|token| Term {
-                words: vec![token.to_owned()],
+                words: vec![token],
                 substring: None,
             })
             .collect(),
@@ -232,6 +231,7 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
             };
             text_words_in(rule, case, query)
                 .into_iter()
+                .filter(|word| !dropped.is_too_short(word))
                 .map(|word| Term {
                     substring: (non_ascii_substring && !word.is_ascii()).then(|| word.clone()),
                     words: vec![word],
@@ -241,6 +241,7 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
         QueryTerms::Phrases { separators } => query
             .split(|c| separators.contains(c))
             .filter(|t| !t.is_empty() && !matches!(*t, "AND" | "OR" | "NOT" | "NEAR"))
+            .filter(|t| !dropped.is_too_short(t))
             .filter(|t| t.chars().any(char::is_alphanumeric))
             .map(|token| Term {
                 words: text_words_in(profile.event_words, case, token),
@@ -249,13 +250,11 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
             // FTS5 ignores a phrase that holds no word (`Ⓐ`).
             .filter(|term| !term.words.is_empty())
             .collect(),
-        QueryTerms::Substrings { separators } => case
-            .lowercase(query)
-            .split(|c| separators.contains(c))
-            .filter(|t| !t.is_empty())
+        QueryTerms::Substrings { separators } => asked_tokens(profile, query, separators)
+            .into_iter()
             .map(|token| Term {
                 words: Vec::new(),
-                substring: Some(token.to_owned()),
+                substring: Some(token),
             })
             .collect(),
         QueryTerms::WordRuns => {
@@ -277,7 +276,7 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
             };
             query
                 .split(|c: char| !(is_unicode_word_char(c) || c == '%'))
-                .filter(|run| !run.is_empty())
+                .filter(|run| !run.is_empty() && !dropped.is_too_short(run))
                 .map(|run| Term {
                     words: text_words_in(rule, case, &case.lowercase(run)),
                     substring: None,
@@ -286,9 +285,42 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
                 .collect()
         }
     };
+    // A stop word is never asked: it leaves every term, and a term left without a word goes.
+    if !dropped.stop_words.is_empty() {
+        terms.retain_mut(|term| {
+            if term.words.is_empty() {
+                return !term
+                    .substring
+                    .as_deref()
+                    .is_some_and(|s| dropped.is_stop_word(s));
+            }
+            term.words.retain(|word| !dropped.is_stop_word(word));
+            !term.words.is_empty()
+        });
+    }
     let mut seen = HashSet::new();
     terms.retain(|term| seen.insert(term.clone()));
     terms
+}
+
+/// The tokens of `query` split on `separators`, each lowercased under the profile's case
+/// mapping, without those too short to be asked (counted as the query writes them).
+fn asked_tokens(profile: &Profile, query: &str, separators: Separators) -> Vec<String> {
+    // The query is lowercased whole, as before any term was dropped (a final sigma's context
+    // may reach across a separator that is case-ignorable); lowercasing makes and removes no
+    // separator, so the written and lowercased tokens pair up.
+    let lowered = profile.case_mapping.lowercase(query);
+    let written = query
+        .split(|c| separators.contains(c))
+        .filter(|t| !t.is_empty());
+    let lowered = lowered
+        .split(|c| separators.contains(c))
+        .filter(|t| !t.is_empty());
+    written
+        .zip(lowered)
+        .filter(|(written, _)| !profile.dropped_words.is_too_short(written))
+        .map(|(_, token)| token.to_owned())
+        .collect()
 }
 
 /// What a lexical backend can match of one stored event.
@@ -330,7 +362,9 @@ impl IndexedEvent {
     pub(crate) fn new(profile: &Profile, content: &Content) -> Self {
         let joined = indexed_text(profile, content);
         let case = profile.case_mapping;
-        let words = text_words_in(profile.event_words, case, &joined);
+        let mut words = text_words_in(profile.event_words, case, &joined);
+        // A stop word is never indexed: an event of stop words only carries no word.
+        words.retain(|word| !profile.dropped_words.is_stop_word(word));
         let lowered = match profile.query_terms {
             QueryTerms::Words {
                 non_ascii_substring: true,
@@ -637,6 +671,63 @@ mod tests {
         );
         assert!(terms(&reference, " \t ").is_empty());
         assert_eq!(terms(&reference, "a\u{A0}b"), [vec!["a\u{a0}b".to_owned()]]);
+    }
+
+    #[test]
+    fn stop_words_are_neither_indexed_nor_asked() {
+        let mut words = profile(
+            WordRule::AsciiLetters,
+            QueryTerms::Words {
+                non_ascii_substring: false,
+            },
+        );
+        words.dropped_words = crate::profile::DroppedWords::stop_words(["the", "or", "what"]);
+        assert_eq!(
+            terms(&words, "What about THE coffee"),
+            [vec!["about".to_owned()], vec!["coffee".to_owned()]]
+        );
+        assert!(terms(&words, "the, or what?").is_empty());
+        assert!(!IndexedEvent::new(&words, &Content::text("The... or what")).has_words());
+        let event = IndexedEvent::new(&words, &Content::text("the coffee"));
+        assert!(event.has_words());
+        assert!(!event.matches(&Term {
+            words: vec!["the".to_owned()],
+            substring: None
+        }));
+        // A phrase loses its stop words, on both sides.
+        let mut phrases = Profile::reference();
+        phrases.query_terms = QueryTerms::Phrases {
+            separators: Separators::AsciiWhitespace,
+        };
+        phrases.dropped_words = words.dropped_words.clone();
+        let phrase = &query_terms(&phrases, "flat-the-white")[0];
+        assert_eq!(phrase.words, ["flat", "white"]);
+        assert!(IndexedEvent::new(&phrases, &Content::text("flat the white")).matches(phrase));
+    }
+
+    #[test]
+    fn short_query_terms_are_not_asked_and_stored_text_is_untouched() {
+        let mut substrings = profile(
+            WordRule::Whitespace {
+                separators: Separators::UnicodeWhitespace,
+                cjk_ngrams: false,
+            },
+            QueryTerms::Substrings {
+                separators: Separators::UnicodeWhitespace,
+            },
+        );
+        substrings.dropped_words = crate::profile::DroppedWords::none().with_shorter_than(3);
+        let asked: Vec<Option<String>> = query_terms(&substrings, "did I flat-white it v2 咖啡 İs")
+            .into_iter()
+            .map(|t| t.substring)
+            .collect();
+        assert_eq!(asked, [Some("did".into()), Some("flat-white".into())]);
+        assert!(query_terms(&substrings, "v2 it").is_empty());
+        let event = IndexedEvent::new(&substrings, &Content::text("it is"));
+        assert!(event.has_words());
+        assert!(!event.matches(&query_terms(&substrings, "IT IS it's")[0]));
+        let tea = IndexedEvent::new(&substrings, &Content::text("my tea"));
+        assert!(tea.matches(&query_terms(&substrings, "TEA")[0]));
     }
 
     #[test]

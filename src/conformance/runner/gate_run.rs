@@ -45,6 +45,7 @@ impl Gate {
                 Some(_) => {}
             }
         }
+        problems.extend(self.dropped_words_problem());
         for (i, known) in self.declared.iter().enumerate() {
             let id = known.rule_id();
             if rules::find(id).is_none() {
@@ -74,6 +75,28 @@ impl Gate {
         } else {
             Err(problems.join("\n"))
         }
+    }
+
+    /// Where the profile drops a word the rules ask with expectations of their own (the kit's
+    /// words, `WORDS`, and the query `shared` of `concurrency.atomic_replace`, which every
+    /// search finds as stored): the problem, since the gate could not tell the backend's
+    /// dropping from a lost write.
+    fn dropped_words_problem(&self) -> Option<String> {
+        let dropped = &self.subject.profile().dropped_words;
+        let asked = crate::conformance::generate::values::WORDS
+            .into_iter()
+            .chain(["shared"]);
+        let lost: Vec<&str> = asked
+            .filter(|word| dropped.is_stop_word(word) || dropped.is_too_short(word))
+            .collect();
+        (!lost.is_empty()).then(|| {
+            format!(
+                "the profile's dropped_words drop {}, which the rules ask by themselves and \
+                 expect found as stored: the gate supports stop words other than these and \
+                 shorter_than up to 3",
+                lost.join(", ")
+            )
+        })
     }
 
     /// Runs one rule on its own thread and runtime, and weighs the result against the

@@ -45,8 +45,9 @@ use crate::conformance::run::transcript::Transcript;
 use crate::embed::Embedder;
 use crate::profile::dimension::{Dimension, value_id};
 use crate::profile::{
-    BlankEvents, BlankQuery, CaseMapping, Duplicates, EventIds, EventsDelta, KeyScheme, Limit,
-    MultiWord, Order, Profile, QueryTerms, Readd, Strings, Timestamps, ToolData, WordRule,
+    BlankEvents, BlankQuery, CaseMapping, DroppedWords, Duplicates, EventIds, EventsDelta,
+    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Strings, Timestamps, ToolData,
+    WordRule,
 };
 
 /// What a failure's minimal scenario says is at fault.
@@ -280,6 +281,7 @@ fn alternatives(profile: &Profile, returned: Option<usize>) -> Vec<Alternative> 
     others::<WordRule>(profile, &mut all);
     others::<QueryTerms>(profile, &mut all);
     others::<CaseMapping>(profile, &mut all);
+    others::<DroppedWords>(profile, &mut all);
     others::<MultiWord>(profile, &mut all);
     others::<ToolData>(profile, &mut all);
     limits(profile, returned, &mut all);

@@ -3,8 +3,8 @@
 
 use super::{Dimension, ValueEntry};
 use crate::profile::{
-    CaseMapping, CustomWords, MultiWord, Profile, QueryTerms, RemoveDiacritics, Retrieval,
-    Separators, ToolData, VectorIndex, VectorSearch, WordRule,
+    CaseMapping, CustomWords, DroppedWords, MultiWord, Profile, QueryTerms, RemoveDiacritics,
+    Retrieval, Separators, ToolData, VectorIndex, VectorSearch, WordRule,
 };
 
 dimension! {
@@ -248,6 +248,51 @@ fn separators(value: Separators) -> &'static str {
         Separators::UnicodeWhitespace => "Unicode whitespace",
         Separators::JavaScriptWhitespace => "JavaScript whitespace (\\s)",
         Separators::Space => "the space character only",
+    }
+}
+
+dimension! {
+    DroppedWords {
+        key: "dropped_words",
+        label: "dropped words",
+        // `infer` does not decide it: a backend is inferred as dropping nothing.
+        decided_by: &[],
+        field: dropped_words,
+        // One value of each kind a failure may fit alone (a stop list, a length), then none;
+        // a backend that drops both declares both.
+        values: [
+            DroppedWords::stop_words(crate::profile::dropped::ENGLISH_STOP_WORDS),
+            DroppedWords::none().with_shorter_than(3),
+            DroppedWords::none(),
+        ],
+    }
+    DroppedWords { stop_words, shorter_than: None } if stop_words.is_empty() => {
+        value: "none",
+        says: "the contract: every word of stored text is indexed and every query term is asked",
+        rules: ["query.case_insensitive", "punctuation.query", "punctuation.event", "query.digits", "query.non_ascii", "query.multi_word"],
+        inputs: ["stop words", "short words"],
+        text: "none",
+    }
+    DroppedWords { stop_words, shorter_than: None } => {
+        value: "stop words",
+        says: "the listed stop words are dropped from the words of stored text and from query terms: a stop word is never indexed nor asked, an event of stop words only carries no word, and a query of stop words only finds nothing",
+        rules: ["query.case_insensitive", "punctuation.query", "punctuation.event", "query.digits", "query.non_ascii", "query.multi_word"],
+        inputs: ["stop words"],
+        text: format!("stop words ({})", stop_words.len()),
+    }
+    DroppedWords { stop_words, shorter_than: Some(n) } if stop_words.is_empty() => {
+        value: "short query terms",
+        says: "query terms of fewer characters than `shorter_than` (code points, as the query writes them) are not asked; stored text is untouched, and a query of short terms only finds nothing",
+        rules: ["query.case_insensitive", "punctuation.query", "punctuation.event", "query.digits", "query.non_ascii", "query.multi_word"],
+        inputs: ["short words"],
+        text: format!("query terms shorter than {n} characters"),
+    }
+    DroppedWords { stop_words, shorter_than: Some(n) } => {
+        value: "stop words and short query terms",
+        says: "both: the stop words are dropped from stored text and queries, and query terms shorter than `shorter_than` characters are not asked",
+        rules: ["query.case_insensitive", "punctuation.query", "punctuation.event", "query.digits", "query.non_ascii", "query.multi_word"],
+        inputs: ["stop words", "short words"],
+        text: format!("stop words ({}), query terms shorter than {n} characters", stop_words.len()),
     }
 }
 

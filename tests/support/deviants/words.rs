@@ -87,6 +87,31 @@ impl Deviation for StopWordsDropped {
     }
 }
 
+/// Drops the query tokens shorter than three characters (counted as written) before
+/// searching, as a service that keeps only `len(w) > 2` of a query's words does, so `it`,
+/// `v2` and `咖啡` find nothing; stored text is untouched. Breaks R5.any-token: every token
+/// that equals a stored word matches. Passes where its profile declares
+/// `dropped_words.shorter_than = 3`.
+#[derive(Debug)]
+pub struct ShortTermsDropped;
+
+#[async_trait]
+impl Deviation for ShortTermsDropped {
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        let kept: Vec<&str> = search
+            .query
+            .split(is_query_separator)
+            .filter(|t| t.chars().count() >= 3)
+            .collect();
+        store.search(search.with_query(&kept.join(" "))).await
+    }
+}
+
+/// The stop words [`StopWordsDropped`] drops, as a profile declares them.
+pub fn stop_words() -> impl Iterator<Item = &'static str> {
+    STOP_WORDS.into_iter()
+}
+
 /// Normalises stored text to NFC before cutting it into words, where its profile declares the
 /// reference's ASCII letters of the text as stored: a decomposed `cafe\u{301}` becomes `café`,
 /// whose `é` separates, so `cafe` no longer finds it. Breaks R4.ascii-letters.

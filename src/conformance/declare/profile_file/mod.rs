@@ -141,8 +141,8 @@ fn located(text: &str, err: &toml::de::Error) -> String {
 mod tests {
     use super::*;
     use crate::profile::{
-        BlankEvents, BlankQuery, CaseMapping, Duplicates, EventIds, Strings, Timestamps, WordRule,
-        presets,
+        BlankEvents, BlankQuery, CaseMapping, DroppedWords, Duplicates, EventIds, Strings,
+        Timestamps, WordRule, presets,
     };
     use crate::profile::{KeyScheme, RemoveDiacritics};
 
@@ -172,6 +172,7 @@ mod tests {
         profile.event_ids = EventIds::PerKey;
         profile.blank_events = BlankEvents::RankedLast;
         profile.case_mapping = CaseMapping::Simple;
+        profile.dropped_words = DroppedWords::stop_words(["the"]).with_shorter_than(3);
         profile.capabilities.events_delta = Some(crate::profile::EventsDelta::AppendNewIds);
         profile.capabilities.explicit_memories = true;
         profile.capabilities.entry_ids = true;
@@ -236,6 +237,36 @@ mod tests {
         assert_eq!(file.profile.key, KeyScheme::JoinedWith(':'));
         let again = ProfileFile::parse(&file.to_toml()).unwrap();
         assert_eq!(again.profile.key, KeyScheme::JoinedWith(':'));
+    }
+
+    #[test]
+    fn dropped_words_read_and_write_back_and_are_left_out_where_none_is() {
+        let file = ProfileFile::parse(
+            "format = 1\nextends = \"reference\"\n[dropped_words]\nstop_words = [\"the\", \"a\", \"or\"]\nshorter_than = 3\n",
+        )
+        .unwrap();
+        assert_eq!(
+            file.profile.dropped_words,
+            DroppedWords::stop_words(["a", "or", "the"]).with_shorter_than(3)
+        );
+        let written = file.to_toml();
+        assert!(
+            written.contains("[dropped_words]\nstop_words = [\n    \"a\",")
+                || written.contains("[dropped_words]\nstop_words = [\"a\", \"or\", \"the\"]"),
+            "{written}"
+        );
+        assert_eq!(ProfileFile::parse(&written).unwrap(), file);
+        for dropped in [
+            DroppedWords::stop_words(["what"]),
+            DroppedWords::none().with_shorter_than(2),
+        ] {
+            let mut profile = Profile::reference();
+            profile.dropped_words = dropped.clone();
+            let again = ProfileFile::parse(&ProfileFile::of(profile).to_toml()).unwrap();
+            assert_eq!(again.profile.dropped_words, dropped);
+        }
+        let none = ProfileFile::of(Profile::reference()).to_toml();
+        assert!(!none.contains("dropped_words"), "{none}");
     }
 
     #[test]
@@ -310,6 +341,34 @@ mod tests {
             (
                 "format = 1\nextends = \"reference\"\nkey = { joined_with = \"::\" }\n",
                 "expected a character",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\n[dropped_words]\n",
+                "table `[dropped_words]` drops nothing: give `stop_words` or `shorter_than`, or leave the table out",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\n[dropped_words]\nstop_words = []\n",
+                "table `[dropped_words]` drops nothing",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\n[dropped_words]\nstop_words = [\"the\", \"\"]\n",
+                "field `dropped_words.stop_words` holds \"\": a stop word is one word, not empty and without whitespace",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\n[dropped_words]\nstop_words = [\"The\"]\n",
+                "field `dropped_words.stop_words` holds \"The\": stop words are written lowercase, as the word rules give words (\"the\")",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\n[dropped_words]\nstop_words = [\"or\", \"or\"]\n",
+                "field `dropped_words.stop_words` names \"or\" twice: name each stop word once",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\n[dropped_words]\nshorter_than = 0\n",
+                "field `dropped_words.shorter_than`: 0 drops nothing; leave it out",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\nretrieval = \"semantic\"\n[dropped_words]\nshorter_than = 3\n",
+                "table `[dropped_words]` is for `retrieval = \"lexical\"`",
             ),
         ];
         for (text, expected) in cases {
@@ -399,6 +458,10 @@ mod format_page {
             }
         );
         assert_eq!(
+            p.dropped_words,
+            crate::profile::DroppedWords::stop_words(["the", "what"]).with_shorter_than(3)
+        );
+        assert_eq!(
             p.capabilities,
             Capabilities {
                 durable: true,
@@ -473,6 +536,7 @@ mod format_page {
             "[event_words]\nrule = \"full-text\"\nremove_diacritics = \"all\"\nzzz = 1",
             "[query_terms]\nrule = \"zzz\"",
             "[query_terms]\nrule = \"words\"\nzzz = 1",
+            "[dropped_words]\nzzz = 1",
             "[capabilities]\nzzz = 1",
             "[capabilities]\nevents_delta = \"zzz\"",
             "[[known_violation]]\nrule = \"x\"\nreason = \"y\"\nzzz = 1",

@@ -10,9 +10,9 @@ use crate::benchmark::floor::RecallFloor;
 use crate::benchmark::question_kind::QuestionKind;
 use crate::profile::dimension::Dimension as _;
 use crate::profile::{
-    BlankEvents, BlankQuery, Capabilities, CaseMapping, Duplicates, EventIds, KeyScheme, Limit,
-    MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Strings, Timestamps, ToolData,
-    VectorIndex, VectorSearch, Visibility, WordRule, presets,
+    BlankEvents, BlankQuery, Capabilities, CaseMapping, DroppedWords, Duplicates, EventIds,
+    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Strings, Timestamps,
+    ToolData, VectorIndex, VectorSearch, Visibility, WordRule, presets,
 };
 
 use super::{PROFILE_FORMAT, ProfileFile};
@@ -59,6 +59,8 @@ pub(super) struct RawFile {
     visible_within_ms: Option<u64>,
     event_words: Option<WordRule>,
     query_terms: Option<QueryTerms>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dropped_words: Option<RawDroppedWords>,
     capabilities: Option<Capabilities>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     known_violation: Vec<RawViolation>,
@@ -151,6 +153,54 @@ impl RawOrder {
             } => Self::InsertionIntegerIdsFirst,
             Order::MatchedTerms => Self::MatchedTerms,
             Order::Relevance => Self::Relevance,
+        }
+    }
+}
+
+/// `[dropped_words]`: the stop words as a list, the shortest query term asked as a number;
+/// each key is left out where it drops nothing, and the table where neither does.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct RawDroppedWords {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stop_words: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shorter_than: Option<usize>,
+}
+
+impl RawDroppedWords {
+    fn of(dropped: &DroppedWords) -> Option<Self> {
+        (!dropped.is_none()).then(|| Self {
+            stop_words: (!dropped.stop_words.is_empty())
+                .then(|| dropped.stop_words.iter().cloned().collect()),
+            shorter_than: dropped.shorter_than,
+        })
+    }
+
+    /// The value the table declares; `Err` names the key and what is wrong. Each value has
+    /// one spelling: an empty list, a repeated word or an empty table is refused.
+    fn read(self) -> Result<DroppedWords, String> {
+        let words = self.stop_words.unwrap_or_default();
+        if words.is_empty() && self.shorter_than.is_none() {
+            return Err(
+                "table `[dropped_words]` drops nothing: give `stop_words` or \
+                        `shorter_than`, or leave the table out"
+                    .into(),
+            );
+        }
+        let mut dropped = DroppedWords::stop_words(words.iter().cloned());
+        if dropped.stop_words.len() != words.len() {
+            let mut seen = std::collections::HashSet::new();
+            let twice = words.iter().find(|w| !seen.insert(*w)).cloned();
+            return Err(format!(
+                "field `dropped_words.stop_words` names {:?} twice: name each stop word once",
+                twice.unwrap_or_default()
+            ));
+        }
+        dropped.shorter_than = self.shorter_than;
+        match dropped.refusal() {
+            Some(problem) => Err(format!("field {problem}")),
+            None => Ok(dropped),
         }
     }
 }
@@ -269,6 +319,16 @@ impl RawFile {
         set(&mut profile.blank_events, self.blank_events);
         set(&mut profile.event_words, self.event_words);
         set(&mut profile.query_terms, self.query_terms);
+        if let Some(dropped) = self.dropped_words {
+            if !profile.is_lexical() {
+                return Err(
+                    "table `[dropped_words]` is for `retrieval = \"lexical\"`: the kit \
+                            drops words only where it matches them"
+                        .into(),
+                );
+            }
+            profile.dropped_words = dropped.read()?;
+        }
         if let Some(value) = self.limit {
             profile.limit = match value {
                 RawLimit::AtMost(0) => {
@@ -427,6 +487,7 @@ impl RawFile {
             },
             event_words: Some(p.event_words),
             query_terms: Some(p.query_terms),
+            dropped_words: RawDroppedWords::of(&p.dropped_words),
             capabilities: Some(p.capabilities),
             known_violation: file
                 .known_violations
