@@ -301,7 +301,14 @@ fn js_team() -> Result<(), Failed> {
         24,
         10,
     )?;
-    check_junit(&junit, "adk-js-team", 10, &["key.no_separator_collision"])?;
+    // The slash-joined key's known violation, implied by the profile, and the one the example
+    // declares for JavaScript's numbers.
+    check_junit(
+        &junit,
+        "adk-js-team",
+        10,
+        &["key.no_separator_collision", "result.fidelity"],
+    )?;
     std::fs::remove_dir_all(&dir)
         .map_err(|err| format!("cannot remove {}: {err}", dir.display()))?;
     Ok(())
