@@ -15,8 +15,13 @@ fi
 load_state
 rm -f "$env_file"
 status=0
-if [ -f "$pg_dir/data/postmaster.pid" ]; then
+pg_pid="$(head -1 "$pg_dir/data/postmaster.pid" 2>/dev/null || true)"
+if [ -n "$pg_pid" ] && kill -0 "$pg_pid" 2>/dev/null; then
   stop_postgres fast || { echo "PostgreSQL did not stop" >&2; status=1; }
+elif [ -n "$pg_pid" ]; then
+  # A server that was killed (the machine restarted, or a run was cut off) leaves its pid file
+  # behind: nothing is running to stop, and PostgreSQL's next start takes the stale file over.
+  echo "PostgreSQL (pid $pg_pid) was no longer running"
 fi
 stop_redis shutdown || status=1
 stop_mariadb || status=1
