@@ -51,8 +51,15 @@ crates() {
   # then the kit and the command built from their packages (the crates of this workspace the
   # wheel compiles; building the others from theirs would compile the backends' dependencies
   # too, minutes more on a 2-core machine).
+  # The kit is the workspace's root package, and Cargo names a path package's build by its path
+  # relative to its workspace's root: the packaged kit (target/package/memory-conformance-*/, a
+  # workspace of its own) and this workspace's kit share one debug build, and each takes the
+  # other's as current. So that build is cleared before the verification (which must compile the
+  # packaged sources) and after it (the next `cargo test` here must compile src/, not the copy).
+  cargo clean --quiet -p memory-conformance --profile dev
   cargo package --locked --quiet --workspace "${excluded[@]}" --no-verify
   cargo package --locked --quiet -p memory-conformance -p memory-conformance-cli
+  cargo clean --quiet -p memory-conformance --profile dev
   cp "$CARGO_TARGET_DIR"/package/*.crate "$out"/
   ls "$out"/*.crate | sed 's|.*/|  |'
 }
