@@ -13,20 +13,40 @@ STORE_PREFIX = "mc_"
 """Begins the name of everything a community gate's store makes on a server (a schema, a
 database, a tenant), and nothing else there: `leftovers.py` lists what a gate left by it."""
 
+STORE_TAG = "MEMORY_CONFORMANCE_STORE_TAG"
+"""The environment variable that, set to letters and digits (beginning with a letter), follows
+the prefix in every store name: the community tests set one per gate, so what a gate left is told
+apart from the stores of other runs on the same server (another gate, the bundled backends'
+`mc_<pid>_...` namespaces)."""
+
 RUN = uuid.uuid4().hex[:12]
 """A random token of this process: store names are unique across bridges, and across runs on a
 server that outlives them."""
 
 
+def prefix():
+    """What every store name begins with: the prefix, then the tag of `STORE_TAG` when set.
+    Exits 2 naming the variable when the tag is no letter followed by letters and digits."""
+    tag = os.environ.get(STORE_TAG, "")
+    if not tag:
+        return STORE_PREFIX
+    if not (tag.isascii() and tag.isalnum() and tag[0].isalpha()):
+        print(f"{STORE_TAG}={tag!r}: expected a letter followed by ASCII letters and digits",
+              file=sys.stderr)
+        sys.exit(2)
+    return f"{STORE_PREFIX}{tag}_"
+
+
 def store_name(storage):
     """The name of what the store on `storage` (the directory `serve` gives a store) makes on a
     server: letters, digits and `_`, unique per store and per process."""
-    return f"{STORE_PREFIX}{RUN}_{storage.name.replace('-', '_')}"
+    return f"{prefix()}{RUN}_{storage.name.replace('-', '_')}"
 
 
 def store_pattern():
-    """A SQL `LIKE` pattern matching every store name (its `_` escaped with `\\`)."""
-    return STORE_PREFIX.replace("_", "\\_") + "%"
+    """A SQL `LIKE` pattern matching every store name under the current tag (its `_` escaped
+    with `\\`): with a tag, that tag's stores alone."""
+    return prefix().replace("_", "\\_") + "%"
 
 
 def server_url(variable, server):

@@ -49,16 +49,17 @@ impl Package {
             .collect()
     }
 
-    /// What the community gates' stores left on the package's servers, one `<server>: <name>`
-    /// a line, and what its `server.py` lists as its stores, `<package>: <name>`
-    /// (`community/leftovers.py`, run with the package's Python).
-    fn leftovers(&self) -> Result<Vec<String>, Failed> {
+    /// What the stores of the gate tagged `tag` left on the package's servers, one
+    /// `<server>: <name>` a line, and what its `server.py` lists as its stores, `<package>:
+    /// <name>` (`community/leftovers.py`, run with the package's Python).
+    fn leftovers(&self, tag: &str) -> Result<Vec<String>, Failed> {
         let mut command = Command::new(self.python());
         command
             .arg(repository().join("community/leftovers.py"))
             .arg("--package")
             .arg(&self.dir)
-            .args(self.servers());
+            .args(self.servers())
+            .env(STORE_TAG, tag);
         let output = bridge_env(&mut command)
             .output()
             .map_err(|err| format!("cannot run {command:?}: {err}"))?;
@@ -135,11 +136,30 @@ fn bridge_env(command: &mut Command) -> &mut Command {
 /// Set to regenerate each package's `VERDICTS.md` instead of comparing it.
 const UPDATE: &str = "MEMORY_CONFORMANCE_UPDATE_COMMUNITY";
 
+/// The variable `community/servers_env.py` begins every store name with (after `mc_`): one
+/// value per gate, so the stores of other runs on the same server are never taken for this
+/// gate's leftovers.
+const STORE_TAG: &str = "MEMORY_CONFORMANCE_STORE_TAG";
+
+/// A store tag no other gate of this or another run uses: this process's id and a hash of the
+/// package's name (short: a store's name must fit PostgreSQL's 63 bytes).
+fn store_tag(package: &Package) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    package.name.hash(&mut hasher);
+    format!(
+        "t{}x{:06x}",
+        std::process::id(),
+        hasher.finish() & 0xff_ffff
+    )
+}
+
 /// Gates the package's bridge under its profile; fails unless every test passed (known
 /// violations as declared), when the package's `VERDICTS.md` is not what the gate shows, or
 /// when the gate left a store's schema or database on the package's servers.
 fn gate(package: &Package) -> Result<(), Failed> {
-    let before = package.leftovers()?;
+    let tag = store_tag(package);
+    let before = package.leftovers(&tag)?;
     let profile = package.dir.join("profile.toml");
     let mut command = Command::new(env!("CARGO_BIN_EXE_memory-conformance"));
     command
@@ -149,7 +169,8 @@ fn gate(package: &Package) -> Result<(), Failed> {
         .arg("--")
         .arg(package.python())
         .arg(package.dir.join("bridge.py"))
-        .current_dir(repository());
+        .current_dir(repository())
+        .env(STORE_TAG, &tag);
     let output = bridge_env(&mut command)
         .output()
         .map_err(|err| format!("cannot run {command:?}: {err}"))?;
@@ -173,7 +194,7 @@ fn gate(package: &Package) -> Result<(), Failed> {
         .into());
     }
     let left: Vec<String> = package
-        .leftovers()?
+        .leftovers(&tag)?
         .into_iter()
         .filter(|name| !before.contains(name))
         .collect();
