@@ -299,6 +299,30 @@ async fn a_child_of_another_protocol_version_is_rejected() {
 }
 
 #[tokio::test]
+async fn a_childs_reuses_stores_is_read_from_hello_and_must_be_true_or_false() {
+    let reusing = sh(r#"
+        read -r line
+        printf '{"id":%s,"ok":true,"protocol":2,"backend":"pooled","version":"0","reuses_stores":true}\n' "$(id_of "$line")"
+        while read -r line; do :; done
+    "#);
+    assert!(ProcessBridge::spawn(reusing).await.unwrap().reuses_stores());
+    let silent = sh(r#"
+        answer_hello
+        while read -r line; do :; done
+    "#);
+    assert!(!ProcessBridge::spawn(silent).await.unwrap().reuses_stores());
+    let wrong = sh(r#"
+        read -r line
+        printf '{"id":%s,"ok":true,"protocol":2,"backend":"pooled","version":"0","reuses_stores":"yes"}\n' "$(id_of "$line")"
+        while read -r line; do :; done
+    "#);
+    assert_contains(
+        &message(ProcessBridge::spawn(wrong).await),
+        &["answered hello with `reuses_stores` \"yes\", where true or false was expected"],
+    );
+}
+
+#[tokio::test]
 async fn a_version_1_child_is_opened_with_reset_and_a_version_2_one_must_number_its_instance() {
     // Version 1: `open` falls back to `reset`, so the service has no instance number.
     let v1 = sh(r#"

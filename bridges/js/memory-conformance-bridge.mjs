@@ -16,7 +16,9 @@
 // converts the kit's session JSON with the package's own createSession and createEvent
 // (timestamps in milliseconds, parts in camelCase) and calls addSessionToMemory; `search` calls
 // searchMemory and converts the entries back. A failure of one request is answered with
-// `ok: false`; a line that is not a request ends the bridge with exit code 2.
+// `ok: false`; a line that is not a request ends the bridge with exit code 2. With a `clear`
+// option, `(storage) => ...` emptying what a store holds, a dropped store is cleared and its
+// storage given to the next store instead of removed, and `hello` says so (`reuses_stores`).
 import {mkdtempSync, mkdirSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -104,10 +106,12 @@ export class Unsupported extends Error {}
  * Answers protocol requests on stdin until it ends. `factory()` makes a fresh, empty memory
  * service with ADK JS's addSessionToMemory and searchMemory (`factory(storage)` one on the
  * store's storage directory, see above); `options` holds the `backend` name
- * and `version` that `hello` answers with, and the package's `createEvent` and `createSession`.
+ * and `version` that `hello` answers with, the package's `createEvent` and `createSession`, and
+ * optionally `clear(storage)` (sync or async), which empties a dropped store's storage for the
+ * next store to reuse (docs/store-per-case.md); a store it fails to clear is removed as without it.
  */
 export async function serve(factory, options) {
-  const {backend, version} = options;
+  const {backend, version, clear} = options;
   const protocol = process.stdout;
   // stdout carries the protocol only: whatever the service logs goes to stderr.
   console.log = console.info = console.debug = (...args) => console.error(...args);
@@ -117,7 +121,15 @@ export async function serve(factory, options) {
   const stores = new Map();
   const root = mkdtempSync(join(tmpdir(), 'memory-conformance-bridge-'));
   let made = 0;
+  // The storage of dropped stores, cleared, for the next stores to reuse (with `clear` only).
+  const cleared = [];
   const create = (name) => {
+    const reused = cleared.pop();
+    if (reused !== undefined) {
+      const store = {storage: reused, instances: new Map(), opened: 0};
+      stores.set(name, store);
+      return store;
+    }
     made += 1;
     const storage = join(root, `store-${made}`);
     if (takesStorage) mkdirSync(storage);
@@ -130,10 +142,21 @@ export async function serve(factory, options) {
     store.instances.set(store.opened, takesStorage ? factory(store.storage) : factory());
     return store.opened;
   };
-  const drop = (name) => {
+  const drop = async (name) => {
     const store = stores.get(name);
-    if (store && takesStorage) rmSync(store.storage, {recursive: true, force: true});
     stores.delete(name);
+    if (!store) return;
+    if (clear) {
+      try {
+        store.instances.clear();
+        await clear(store.storage);
+        cleared.push(store.storage);
+        return;
+      } catch (err) {
+        console.error(err?.stack ?? String(err));
+      }
+    }
+    if (takesStorage) rmSync(store.storage, {recursive: true, force: true});
   };
   const service = (name, instance) => {
     const store = stores.get(name);
@@ -147,9 +170,12 @@ export async function serve(factory, options) {
   const handle = async (request) => {
     const {op, store} = request;
     // A kit that speaks only version 1 is answered in version 1, which it accepts.
-    if (op === 'hello') return {protocol: Math.min(request.protocol ?? 1, PROTOCOL_VERSION), backend, version};
+    if (op === 'hello') {
+      const reuse = clear ? {reuses_stores: true} : {};
+      return {protocol: Math.min(request.protocol ?? 1, PROTOCOL_VERSION), backend, version, ...reuse};
+    }
     if (op === 'reset') {
-      drop(store);
+      await drop(store);
       open(create(store));
       return {};
     }
@@ -159,7 +185,7 @@ export async function serve(factory, options) {
       return {};
     }
     if (op === 'drop') {
-      drop(store);
+      await drop(store);
       return {};
     }
     const memory = service(store, request.instance);

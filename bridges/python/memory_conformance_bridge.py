@@ -38,6 +38,10 @@ raises is printed to standard error::
 
     serve(lambda storage: service_on_schema(f"mc_{RUN}_{storage.name}"), backend="...",
           drop=lambda storage: drop_schema(f"mc_{RUN}_{storage.name}"))
+
+Making and dropping that per case can cost more than the case: with ``clear=`` (a function that
+empties the store's tables, say), a dropped store is cleared and its storage reused by the next
+store, and ``drop`` runs only for what is kept when the bridge ends.
 """
 import sys
 
@@ -257,6 +261,13 @@ class _Store:
         self.opened = 0
         self.drop = drop
 
+    def reused_as(self, name):
+        """This store's storage, cleared, as the new store ``name``: no instance open yet."""
+        self.name = name
+        self.instances = {}
+        self.opened = 0
+        return self
+
     async def open(self, factory, takes_storage):
         service = factory(self.storage) if takes_storage else factory()
         self.opened += 1
@@ -265,6 +276,15 @@ class _Store:
 
     async def close(self, instance):
         await _close(self.instances.pop(instance, None))
+
+    async def clear(self, clear):
+        """Closes every instance, then empties the storage with ``clear(storage)``, for a later
+        store to reuse it."""
+        for instance in list(self.instances):
+            await self.close(instance)
+        result = clear(self.storage)
+        if asyncio.iscoroutine(result):
+            await result
 
     async def forget(self):
         try:
@@ -288,14 +308,19 @@ class _Store:
 
 
 class _Stores:
-    """Every store of the bridge, under one temporary directory removed when the bridge ends."""
+    """Every store of the bridge, under one temporary directory removed when the bridge ends.
+    With a ``clear`` hook, a dropped store's storage is cleared and kept in ``cleared``, and the
+    next store created takes it instead of a new one; what is still kept when the bridge ends is
+    dropped then."""
 
-    def __init__(self, factory, drop=None):
+    def __init__(self, factory, drop=None, clear=None):
         self.factory = factory
         self.takes_storage = _takes_storage(factory)
         self.drop_hook = drop
+        self.clear_hook = clear
         self.root = tempfile.TemporaryDirectory(prefix="memory-conformance-bridge-")
         self.stores = {}
+        self.cleared = []
         self.made = 0
 
     def get(self, name):
@@ -304,14 +329,36 @@ class _Stores:
         return self.stores[name]
 
     def create(self, name):
+        if self.cleared:
+            self.stores[name] = self.cleared.pop().reused_as(name)
+            return self.stores[name]
         self.made += 1
         self.stores[name] = _Store(self.root.name, name, self.made, self.takes_storage, self.drop_hook)
         return self.stores[name]
 
     async def drop(self, name):
         store = self.stores.pop(name, None)
-        if store is not None:
-            await store.forget()
+        if store is None:
+            return
+        if self.clear_hook is not None:
+            try:
+                await store.clear(self.clear_hook)
+                self.cleared.append(store)
+                return
+            except Exception:  # a store that cannot be cleared is dropped whole, as without reuse
+                traceback.print_exc()
+        await store.forget()
+
+    async def release(self):
+        """Drops every store, held or kept cleared, when the bridge ends; one store's failure
+        leaves the others to be released."""
+        held = [self.stores.pop(name) for name in list(self.stores)] + self.cleared
+        self.cleared = []
+        for store in held:
+            try:
+                await store.forget()
+            except Exception:
+                traceback.print_exc()
 
 
 async def _handle(stores, hello, request):
@@ -393,7 +440,7 @@ def _optional(service, name):
     return calling
 
 
-def serve(factory, *, backend, package=None, version=None, drop=None):
+def serve(factory, *, backend, package=None, version=None, drop=None, clear=None):
     """Answers protocol requests on standard input until it ends.
 
     ``factory()`` makes a fresh, empty memory service with ADK's ``add_session_to_memory`` and
@@ -403,11 +450,20 @@ def serve(factory, *, backend, package=None, version=None, drop=None):
     when ``package`` names a distribution. ``drop(storage)``, when given, removes what a store's
     services made outside its directory (on a server), once they are closed: when the store is
     dropped, and for every store still held when the bridge ends.
+
+    ``clear(storage)``, when given, empties what a store holds (its rows, its files) and leaves
+    the storage ready for another store: a dropped store is then cleared, not dropped, and the
+    next store the kit opens reuses its storage (and ``drop`` runs only for what is still kept
+    when the bridge ends). ``hello`` says so (``"reuses_stores": true``). It saves making and
+    removing a namespace on a server per case (docs/store-per-case.md); a ``clear`` that leaves
+    anything behind shows as entries of one case in another's searches.
     """
     if version is None:
         version = f"{package} {importlib.metadata.version(package)}" if package else "unknown"
     hello = {"backend": backend, "version": version}
-    stores = _Stores(factory, drop)
+    if clear is not None:
+        hello["reuses_stores"] = True
+    stores = _Stores(factory, drop, clear)
     loop = asyncio.new_event_loop()
     for line in sys.stdin:
         try:
@@ -430,9 +486,5 @@ def serve(factory, *, backend, package=None, version=None, drop=None):
         PROTOCOL.write(line + "\n")
         PROTOCOL.flush()
     # The kit closed standard input: release every service, then every store's storage.
-    for name in list(stores.stores):
-        try:
-            loop.run_until_complete(stores.drop(name))
-        except Exception:  # one store's failure leaves the others to be released
-            traceback.print_exc()
+    loop.run_until_complete(stores.release())
     stores.root.cleanup()

@@ -187,6 +187,48 @@ await serve(() => new TwoCalls(), {
 });
 "#;
 
+/// A service whose one entry says its storage and how many instances were opened on it since
+/// the storage was new or cleared (`store-1 2`), served by the Python helper with `clear=`.
+const PYTHON_REUSED: &str = r#"
+from types import SimpleNamespace as NS
+from memory_conformance_bridge import serve
+
+class Counted:
+    def __init__(self, storage):
+        self.storage = storage
+        with open(storage / "opened", "a") as opened:
+            opened.write("x")
+
+    async def add_session_to_memory(self, session):
+        pass
+
+    async def search_memory(self, *, app_name, user_id, query):
+        count = len((self.storage / "opened").read_text())
+        part = NS(text=f"{self.storage.name} {count}", function_call=None, function_response=None, inline_data=None)
+        return NS(memories=[NS(content=NS(role=None, parts=[part]), author="user", timestamp=None)])
+
+serve(Counted, backend="reused", version="reused 1.0", clear=lambda storage: (storage / "opened").unlink())
+"#;
+
+/// The same service, served by the JavaScript helper with `clear`.
+const NODE_REUSED: &str = r#"
+import {appendFileSync, readFileSync, unlinkSync} from 'node:fs';
+import {basename, join} from 'node:path';
+import {serve} from 'HELPER';
+class Counted {
+  constructor(storage) { this.storage = storage; appendFileSync(join(storage, 'opened'), 'x'); }
+  async addSessionToMemory() {}
+  async searchMemory() {
+    const count = readFileSync(join(this.storage, 'opened'), 'utf8').length;
+    return {memories: [{content: {parts: [{text: `${basename(this.storage)} ${count}`}]}, author: 'user'}]};
+  }
+}
+await serve((storage) => new Counted(storage), {
+  backend: 'reused', version: 'reused 1.0', createEvent: (e) => e, createSession: (s) => s,
+  clear: (storage) => unlinkSync(join(storage, 'opened')),
+});
+"#;
+
 /// Whether `program` runs here (`program --version`); `Err` says why not.
 fn runs(program: &str) -> Result<(), String> {
     match Command::new(program)
@@ -224,6 +266,83 @@ fn node_two_calls() -> Command {
         &NODE_TWO_CALLS.replace("HELPER", &helper),
     ]);
     command
+}
+
+/// `code` run by `program` with the helpers on its path: Python's on `PYTHONPATH`, or the
+/// JavaScript helper's file where `code` says `HELPER`.
+fn helper_child(program: &str, code: &str) -> Command {
+    let mut command = Command::new(program);
+    if program == "node" {
+        let helper = format!(
+            "file://{}",
+            bridges().join("js/memory-conformance-bridge.mjs").display()
+        );
+        command.args([
+            "--input-type=module",
+            "-e",
+            &code.replace("HELPER", &helper),
+        ]);
+    } else {
+        command
+            .env("PYTHONPATH", bridges().join("python"))
+            .args(["-c", code]);
+    }
+    command
+}
+
+/// What the one entry of the store's instance says: its storage and the instances opened on it.
+async fn storage_of(memory: &dyn MemoryService) -> Result<String, Failed> {
+    let found = memory
+        .search_memory("support", "u-42", "where")
+        .await
+        .map_err(|err| err.to_string())?;
+    match found.memories.as_slice() {
+        [entry] => Ok(entry.content.texts().collect::<Vec<_>>().join(" ")),
+        other => Err(format!("expected one entry, got {other:?}").into()),
+    }
+}
+
+/// A helper given `clear` says so in `hello`, clears a dropped store and gives its storage to
+/// the next store, whose first instance then finds it as new; a store opened while the first
+/// lives gets storage of its own.
+async fn a_helper_with_clear_reuses_cleared_stores(command: Command) -> Result<(), Failed> {
+    let bridge = ProcessBridge::spawn(command).await?;
+    if !bridge.reuses_stores() {
+        return Err("hello did not say `reuses_stores`".into());
+    }
+    let first = bridge.open("case-1").await?;
+    let again = bridge.open("case-1").await?;
+    let seen = [storage_of(&first).await?, storage_of(&again).await?];
+    if seen != ["store-1 2", "store-1 2"] {
+        return Err(format!("two instances of one store: {seen:?}").into());
+    }
+    drop((first, again));
+    bridge.forget("case-1");
+    let next = bridge.open("case-2").await?;
+    let beside = bridge.open("case-3").await?;
+    let seen = [storage_of(&next).await?, storage_of(&beside).await?];
+    if seen != ["store-1 1", "store-2 1"] {
+        return Err(format!(
+            "the store after a drop, and one beside it: {seen:?} (expected the first's storage \
+             cleared, `store-1 1`, and a new one, `store-2 1`)"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn the_python_helper_reuses_cleared_stores() -> Result<(), Failed> {
+    block_on(a_helper_with_clear_reuses_cleared_stores(helper_child(
+        "python3",
+        PYTHON_REUSED,
+    )))
+}
+
+fn the_js_helper_reuses_cleared_stores() -> Result<(), Failed> {
+    block_on(a_helper_with_clear_reuses_cleared_stores(helper_child(
+        "node",
+        NODE_REUSED,
+    )))
 }
 
 /// `command` run so that every line the kit writes to it and it writes back is also appended to
@@ -471,6 +590,16 @@ fn main() -> ExitCode {
             &["node"],
             "unsupported::the_js_helper_answers_what_its_service_lacks_as_unsupported",
             the_js_helper_answers_unsupported,
+        ),
+        needs(
+            &["python3"],
+            "reuse::the_python_helper_with_clear_reuses_a_dropped_stores_storage_cleared",
+            the_python_helper_reuses_cleared_stores,
+        ),
+        needs(
+            &["node"],
+            "reuse::the_js_helper_with_clear_reuses_a_dropped_stores_storage_cleared",
+            the_js_helper_reuses_cleared_stores,
         ),
         needs(
             &["python3", "sh", "tee"],

@@ -375,7 +375,7 @@ pub fn run(options: Options) -> Result<ExitCode, String> {
                 draws: g.draws,
             })
             .collect(),
-        spent_lines: [spent.to_string(), draws.to_string()]
+        spent_lines: [spent.to_string(), draws.to_string(), reuse_line(&bridge)]
             .into_iter()
             .filter(|lines| !lines.is_empty())
             .collect::<Vec<_>>()
@@ -709,5 +709,18 @@ impl Printer {
             let _ = writeln!(out, "  {line}");
         }
         print!("{out}");
+    }
+}
+
+/// The summary's line saying that the bridge reuses its stores, cleared between cases (its
+/// `hello`), or nothing.
+fn reuse_line(bridge: &memory_conformance::process::BridgePool) -> String {
+    if bridge.reuses_stores() {
+        "stores reused: the bridge clears a dropped store's storage and gives it to a later \
+         case (its hello's `reuses_stores`), so an entry of another case in a search is the \
+         clearing's fault"
+            .to_owned()
+    } else {
+        String::new()
     }
 }

@@ -20,16 +20,37 @@ from servers_env import store_name  # noqa: E402
 DATABASE = postgres.database("adk_database_memory")
 
 
+SCHEMAS = set()
+"""The schemas this bridge made and has not dropped: a store's later instances, and a cleared
+store's next one, find theirs made."""
+
+
 def service(storage):
-    with psycopg.connect(DATABASE, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {store_name(storage)}")
+    schema = store_name(storage)
+    if schema not in SCHEMAS:
+        with psycopg.connect(DATABASE, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+        SCHEMAS.add(schema)
     return DatabaseMemoryService(postgres.url(DATABASE, database="adk_database_memory", scheme="postgresql+psycopg"),
                                  connect_args={"options": f"-c search_path={store_name(storage)}"})
 
 
 def drop(storage):
+    SCHEMAS.discard(store_name(storage))
     with psycopg.connect(DATABASE, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA IF EXISTS {store_name(storage)} CASCADE")
 
 
-serve(service, backend="adk-database-memory-postgres", package="adk-database-memory", drop=drop)
+def clear(storage):
+    """Empties every table of the store's schema (its sequences restarted), for the next store."""
+    schema = store_name(storage)
+    with psycopg.connect(DATABASE, autocommit=True) as conn:
+        tables = [row[0] for row in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = %s", (schema,))]
+        if tables:
+            conn.execute("TRUNCATE " + ", ".join(f'{schema}."{table}"' for table in tables)
+                         + " RESTART IDENTITY")
+
+
+serve(service, backend="adk-database-memory-postgres", package="adk-database-memory", drop=drop,
+      clear=clear)

@@ -54,6 +54,7 @@ pub struct ProcessBridge {
     backend: String,
     version: String,
     protocol: u32,
+    reuses_stores: bool,
 }
 
 impl ProcessBridge {
@@ -114,11 +115,21 @@ impl ProcessBridge {
             }
         };
         let (backend, version) = (field("backend")?, field("version")?);
+        let reuses_stores = match hello.get("reuses_stores") {
+            None => false,
+            Some(Value::Bool(reuses)) => *reuses,
+            Some(other) => {
+                return Err(connection.error(format!(
+                    "answered hello with `reuses_stores` {other}, where true or false was expected"
+                )));
+            }
+        };
         Ok(Self {
             connection: Arc::new(connection),
             backend,
             version,
             protocol,
+            reuses_stores,
         })
     }
 
@@ -135,6 +146,14 @@ impl ProcessBridge {
     /// The backend's version, as the child said in `hello` (`google-adk 2.13.0`).
     pub fn version(&self) -> &str {
         &self.version
+    }
+
+    /// Whether the child said in `hello` that it reuses stores (`"reuses_stores": true`): a
+    /// dropped store's storage is cleared and given to a later store, instead of removed and
+    /// made again. What a case sees is the same either way when the clearing is complete;
+    /// an entry of another case in a search is then the clearing's fault.
+    pub fn reuses_stores(&self) -> bool {
+        self.reuses_stores
     }
 
     /// A memory service on the child's store `namespace`, emptied first (`reset`): a fresh

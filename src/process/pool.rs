@@ -116,6 +116,12 @@ impl BridgePool {
         self.first.version()
     }
 
+    /// Whether the first child said in `hello` that it reuses stores
+    /// ([`ProcessBridge::reuses_stores`]).
+    pub fn reuses_stores(&self) -> bool {
+        self.first.reuses_stores()
+    }
+
     /// How many children have started (or are starting) so far.
     pub fn children(&self) -> usize {
         self.lock().children.len()
