@@ -49,6 +49,14 @@ def drop_database(name):
     _run(f"DROP DATABASE IF EXISTS `{name}`")
 
 
+def clear_database(name):
+    """Empties every table of the database `name` (letters, digits and `_`), its
+    auto-increments restarted: a cleared store's database, as new, for the next store."""
+    for (table,) in _run("SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+                         (name,)):
+        _run(f"TRUNCATE TABLE `{name}`.`{table}`")
+
+
 def stores():
     """The databases named as the community gates name a store's (`servers_env.store_name`),
     sorted."""

@@ -3,7 +3,8 @@ a memory-conformance bridge. The server is the one `MEMORY_CONFORMANCE_MARIADB_U
 (`community/mariadb.py`). The service's table has a fixed name, and MariaDB has no schemas apart
 from databases: a store is a database of its own, named after the store's storage and this
 bridge's run (`servers_env.store_name`), so every case has its own table and a reopened or second
-instance on the store reaches the same one; the database is dropped with the store. The
+instance on the store reaches the same one; a dropped store's database is emptied and reused
+by a later store (`clear`), and every one is dropped when the bridge ends. The
 databases take the server's character set and collation (utf8mb4, utf8mb4_general_ci: MariaDB's
 default)."""
 from memory_conformance_bridge import serve  # first: it keeps stdout for the protocol
@@ -24,4 +25,5 @@ def service(storage):
 
 
 serve(service, backend="adk-database-memory-mariadb", package="adk-database-memory",
-      drop=lambda storage: mariadb.drop_database(store_name(storage)))
+      drop=lambda storage: mariadb.drop_database(store_name(storage)),
+      clear=lambda storage: mariadb.clear_database(store_name(storage)))

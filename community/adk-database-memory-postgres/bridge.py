@@ -3,8 +3,9 @@ as a memory-conformance bridge. The server is the one `MEMORY_CONFORMANCE_POSTGR
 (`community/postgres.py`: a database of the package's own, `adk_database_memory`). A store is a
 schema of its own there, named after the store's storage and this bridge's run
 (`servers_env.store_name`), and the service's connections search it first, so every case has its
-own table and a reopened or second instance on the store reaches the same one; the schema is
-dropped with the store."""
+own table and a reopened or second instance on the store reaches the same one; a dropped store's
+schema is emptied and reused by a later store (`clear`), and every one is dropped when the bridge
+ends."""
 from memory_conformance_bridge import serve  # first: it keeps stdout for the protocol
 
 import pathlib  # noqa: E402
