@@ -9,6 +9,9 @@ first by the times FILE kept from the last run (default target/ci-test-times.tsv
 clone starts from the few known to be slow). The doc tests (`cargo test --workspace --doc`) are
 one more job, and each `--also` adds a shell COMMAND under LABEL.
 
+The test targets named `faults_*` crash, restart or slow down the shared database servers
+(`servers/restart.sh`): each runs alone, before the others start.
+
 Each job's output is printed whole when it ends, headed by its name, result and wall time,
 so two jobs never interleave; the end prints every job's time, longest first, and the failed
 ones, and exits 1 when any failed. An interrupt stops every job's whole process group.
@@ -28,6 +31,9 @@ from test_binary import package_name  # noqa: E402
 
 DOC_TESTS = "doc tests"
 
+# A test target named so crashes, restarts or slows the shared database servers: it runs alone.
+ALONE_PREFIX = "faults_"
+
 # The slowest test jobs on a fresh clone, before a times file exists, slowest first (about 560,
 # 460, 350, 190 and 170 s); every `--also` job starts before them.
 KNOWN_SLOW = [
@@ -43,6 +49,10 @@ class Job:
     def __init__(self, name, argv, cwd, shell=False):
         self.name, self.argv, self.cwd, self.shell = name, argv, cwd, shell
         self.process = None
+
+    def alone(self):
+        """Whether the job must run with no other job running (see ``ALONE_PREFIX``)."""
+        return self.name.rpartition("::")[2].startswith(ALONE_PREFIX)
 
 
 def test_executables(artifacts):
@@ -153,9 +163,14 @@ def main():
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    print(f"{len(jobs)} jobs, {jobs_at_once} at a time, the longest first", flush=True)
+    alone = [job for job in jobs if job.alone()]
+    together = [job for job in jobs if not job.alone()]
+    print(f"{len(jobs)} jobs: {len(alone)} alone ({', '.join(job.name for job in alone)}), "
+          f"then {len(together)} {jobs_at_once} at a time, the longest first", flush=True)
+    for job in alone:
+        one(job)
     with ThreadPoolExecutor(max_workers=jobs_at_once) as pool:
-        list(pool.map(one, jobs))
+        list(pool.map(one, together))
 
     ranked = sorted(results.items(), key=lambda item: -item[1][1])
     print("\n== every job's wall time, longest first")
