@@ -32,6 +32,7 @@
 //! ```
 
 mod decide;
+mod dropped;
 mod key;
 mod limit;
 mod retrieval;
@@ -208,6 +209,16 @@ impl Inference {
                 let _ = writeln!(out, "{key} = \"{value}\"  # {}", comment(&claim));
             }
         }
+        if self.profile.dropped_words.is_none()
+            && let Some(claim) = self.claim(DroppedWords::KEY)
+        {
+            let _ = writeln!(
+                out,
+                "# {} = none (the table left out: nothing dropped)  # {}",
+                DroppedWords::KEY,
+                comment(&claim)
+            );
+        }
         let mut standing = Vec::new();
         for (key, value) in [
             (
@@ -230,8 +241,8 @@ impl Inference {
         if self.profile.visibility == Visibility::Immediate {
             standing.push(format!("{} = immediate", Visibility::KEY));
         }
-        // Never decided: a file that drops words writes its table back, never claimed.
-        if self.profile.dropped_words.is_none() {
+        // Decided for a lexical backend only (the table is for lexical retrieval).
+        if self.profile.dropped_words.is_none() && self.claim(DroppedWords::KEY).is_none() {
             standing.push(format!("{} = none", DroppedWords::KEY));
         }
         if !standing.is_empty() {
@@ -288,6 +299,7 @@ impl Inference {
             "capabilities.shared" => vec![CAPABILITIES[1].label, DURABLE_AND_SHARED],
             "capabilities.events_delta" => vec![<Option<EventsDelta>>::LABEL],
             key if key.starts_with("vector.") => vec![Retrieval::KEY],
+            key if key.starts_with("dropped_words.") => vec![DroppedWords::KEY],
             key if key.starts_with("event_words.") || key.starts_with("query_terms.") => {
                 words.to_vec()
             }
@@ -438,8 +450,12 @@ fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
     run.dimension::<ToolData>();
     limit::decide(&mut run);
     if run.profile.is_lexical() {
+        run.report("dropped_words (probed: stop words and short query terms)");
+        let dropped = dropped::probed(&run.subject());
+        run.profile.dropped_words = dropped.clone();
         words::decide(&mut run);
         run.dimension::<CaseMapping>();
+        dropped::decide(&mut run, &dropped);
     } else {
         words::not_decided(&mut run);
     }
