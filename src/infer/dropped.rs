@@ -12,7 +12,7 @@ use super::decide::Run;
 /// The word stored beside each probed word, and searched alone as the control: a search of
 /// it that finds nothing means the backend finds nothing by any word, so the probe tells
 /// nothing.
-const CONTROL: &str = "quokka";
+const CONTROL: &str = "lemur";
 
 /// Ordinary words of one to four letters, no stop word and none inside another or the
 /// control: one word under every word rule, each searched alone.

@@ -6,9 +6,11 @@
 //! every rule whose input carries one) and checked last by their rules. The other dimensions
 //! are decided in an order where each needs only those before it: the retrieval (a vector
 //! index over an embedder the kit can embed with, else lexical), the key, the re-add, the
-//! timestamps, tool data, the limit (counted directly), for a lexical backend the word rules
-//! of stored text and queries together and any or all words (both with no order promised),
-//! what a blank query returns, the order, then the capabilities, each after the one it needs
+//! timestamps, tool data, the limit (counted directly), for a lexical backend the words it
+//! drops (probed directly: stop words and short terms searched alone, so the word rules are
+//! decided with them), the word rules of stored text and queries together and any or all
+//! words (both with no order promised), the case mapping, the dropped words again (the probed
+//! value or none, by their rules), what a blank query returns, the order, then the capabilities, each after the one it needs
 //! (`delete` after `entry_ids`). Where no word rules fit a lexical backend, it is inferred
 //! again as semantic, held to the contract rules.
 //!
@@ -441,8 +443,8 @@ pub fn infer(
     the_rest(run, strings)
 }
 
-/// Every dimension after the retrieval, under the retrieval decided: the word rules only for
-/// a lexical one; the strings, `probed` first, checked last under the profile decided.
+/// Every dimension after the retrieval, under the retrieval decided: the word rules and the
+/// dropped words only for a lexical one; the strings, `probed` first, checked last under the profile decided.
 fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
     key::decide(&mut run);
     run.dimension::<Readd>();
@@ -450,7 +452,7 @@ fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
     run.dimension::<ToolData>();
     limit::decide(&mut run);
     if run.profile.is_lexical() {
-        run.report("dropped_words (probed: stop words and short query terms)");
+        run.report("dropped_words (probing: each stop word and short query terms searched alone)");
         let dropped = dropped::probed(&run.subject());
         run.profile.dropped_words = dropped.clone();
         words::decide(&mut run);
