@@ -275,6 +275,8 @@ fn deviants() -> Vec<&'static dyn Deviation> {
         &calls::UnstableIds,
         &calls::LimitIgnored,
         &calls::MemoriesDropped,
+        &words::StopWordsDropped,
+        &words::ShortTermsDropped,
     ]
 }
 
@@ -763,4 +765,80 @@ fn a_durable_store_whose_instances_do_not_share_is_inferred_durable_only() {
         "{text}"
     );
     assert!(text.contains("\nshared = false  # not claimed: "), "{text}");
+}
+
+/// A lexical store that drops stop words, or query terms too short, is inferred with exactly
+/// what it drops (the stop list, the length), probed directly and then checked by the rules
+/// of the dimension: the file writes `[dropped_words]` with the rules that held, reads back
+/// and the gate accepts it. The reference, which drops nothing, is inferred dropping
+/// nothing, checked by the same rules.
+#[test]
+fn the_words_a_store_drops_are_inferred_and_checked_by_their_rules() {
+    use memory_conformance::profile::DroppedWords;
+
+    // The rules of the dimension's rows (`dropped_words` in the dimension table).
+    const RULES: [&str; 6] = [
+        "query.case_insensitive",
+        "punctuation.query",
+        "punctuation.event",
+        "query.digits",
+        "query.non_ascii",
+        "query.multi_word",
+    ];
+
+    for (deviation, expected) in [
+        (
+            &words::StopWordsDropped as &'static dyn Deviation,
+            DroppedWords::stop_words(words::stop_words()),
+        ),
+        (
+            &words::ShortTermsDropped,
+            DroppedWords::none().with_shorter_than(3),
+        ),
+    ] {
+        let subject = deviant(deviation);
+        let inference = inferred(&subject, 1);
+        let text = inference.to_toml();
+        assert_eq!(inference.profile.dropped_words, expected, "{text}");
+        let decision = inference
+            .decisions
+            .iter()
+            .find(|d| d.dimension == "dropped_words")
+            .unwrap_or_else(|| panic!("no decision of dropped_words:\n{text}"));
+        assert!(
+            decision.misfit.is_none() && !decision.unchecked && !decision.held.is_empty(),
+            "{decision:?}\n{text}"
+        );
+        assert!(
+            decision.held.iter().all(|id| RULES.contains(id)),
+            "{decision:?}"
+        );
+        let checked = format!("checked by {}", decision.held.join(", "));
+        let key = if expected.stop_words.is_empty() {
+            "dropped_words.shorter_than"
+        } else {
+            "dropped_words.stop_words"
+        };
+        assert!(text.contains("\n[dropped_words]\n"), "{text}");
+        assert!(
+            value_lines(&text)
+                .iter()
+                .any(|(k, _, comment)| k == key && comment.as_deref() == Some(checked.as_str())),
+            "{key} is written with the rules that held:\n{text}"
+        );
+        let file = read_back(&text, "dropped-words").unwrap_or_else(|err| panic!("{err}\n{text}"));
+        assert_eq!(file.profile.dropped_words, expected, "{text}");
+        accepted(&subject, 1).unwrap_or_else(|err| panic!("{err}"));
+    }
+
+    let inference = inferred(&reference(Profile::reference()), 1);
+    let text = inference.to_toml();
+    assert!(inference.profile.dropped_words.is_none(), "{text}");
+    assert!(!text.contains("[dropped_words]"), "{text}");
+    assert!(
+        text.contains(
+            "\n# dropped_words = none (the table left out: nothing dropped)  # checked by "
+        ),
+        "{text}"
+    );
 }

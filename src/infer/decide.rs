@@ -55,6 +55,11 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
         }
     }
 
+    /// Tells `progress` that `step` starts (a probe; a decision tells it itself).
+    pub(super) fn report(&mut self, step: &str) {
+        (self.progress)(step);
+    }
+
     /// The profile decided so far, changed by `change`.
     pub(super) fn with(&self, change: impl FnOnce(&mut Profile)) -> Profile {
         let mut profile = self.profile.clone();

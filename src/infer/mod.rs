@@ -6,9 +6,11 @@
 //! every rule whose input carries one) and checked last by their rules. The other dimensions
 //! are decided in an order where each needs only those before it: the retrieval (a vector
 //! index over an embedder the kit can embed with, else lexical), the key, the re-add, the
-//! timestamps, tool data, the limit (counted directly), for a lexical backend the word rules
-//! of stored text and queries together and any or all words (both with no order promised),
-//! what a blank query returns, the order, then the capabilities, each after the one it needs
+//! timestamps, tool data, the limit (counted directly), for a lexical backend the words it
+//! drops (probed directly: stop words and short terms searched alone, so the word rules are
+//! decided with them), the word rules of stored text and queries together and any or all
+//! words (both with no order promised), the case mapping, the dropped words again (the probed
+//! value or none, by their rules), what a blank query returns, the order, then the capabilities, each after the one it needs
 //! (`delete` after `entry_ids`). Where no word rules fit a lexical backend, it is inferred
 //! again as semantic, held to the contract rules.
 //!
@@ -32,6 +34,7 @@
 //! ```
 
 mod decide;
+mod dropped;
 mod key;
 mod limit;
 mod retrieval;
@@ -208,6 +211,16 @@ impl Inference {
                 let _ = writeln!(out, "{key} = \"{value}\"  # {}", comment(&claim));
             }
         }
+        if self.profile.dropped_words.is_none()
+            && let Some(claim) = self.claim(DroppedWords::KEY)
+        {
+            let _ = writeln!(
+                out,
+                "# {} = none (the table left out: nothing dropped)  # {}",
+                DroppedWords::KEY,
+                comment(&claim)
+            );
+        }
         let mut standing = Vec::new();
         for (key, value) in [
             (
@@ -230,8 +243,8 @@ impl Inference {
         if self.profile.visibility == Visibility::Immediate {
             standing.push(format!("{} = immediate", Visibility::KEY));
         }
-        // Never decided: a file that drops words writes its table back, never claimed.
-        if self.profile.dropped_words.is_none() {
+        // Decided for a lexical backend only (the table is for lexical retrieval).
+        if self.profile.dropped_words.is_none() && self.claim(DroppedWords::KEY).is_none() {
             standing.push(format!("{} = none", DroppedWords::KEY));
         }
         if !standing.is_empty() {
@@ -288,6 +301,7 @@ impl Inference {
             "capabilities.shared" => vec![CAPABILITIES[1].label, DURABLE_AND_SHARED],
             "capabilities.events_delta" => vec![<Option<EventsDelta>>::LABEL],
             key if key.starts_with("vector.") => vec![Retrieval::KEY],
+            key if key.starts_with("dropped_words.") => vec![DroppedWords::KEY],
             key if key.starts_with("event_words.") || key.starts_with("query_terms.") => {
                 words.to_vec()
             }
@@ -429,8 +443,8 @@ pub fn infer(
     the_rest(run, strings)
 }
 
-/// Every dimension after the retrieval, under the retrieval decided: the word rules only for
-/// a lexical one; the strings, `probed` first, checked last under the profile decided.
+/// Every dimension after the retrieval, under the retrieval decided: the word rules and the
+/// dropped words only for a lexical one; the strings, `probed` first, checked last under the profile decided.
 fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
     key::decide(&mut run);
     run.dimension::<Readd>();
@@ -438,8 +452,12 @@ fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
     run.dimension::<ToolData>();
     limit::decide(&mut run);
     if run.profile.is_lexical() {
+        run.report("dropped_words (probing: each stop word and short query terms searched alone)");
+        let dropped = dropped::probed(&run.subject());
+        run.profile.dropped_words = dropped.clone();
         words::decide(&mut run);
         run.dimension::<CaseMapping>();
+        dropped::decide(&mut run, &dropped);
     } else {
         words::not_decided(&mut run);
     }

@@ -91,7 +91,7 @@ fn pairs(run: &Run<impl FnMut(&str)>) -> Vec<(String, Profile)> {
 
 /// Every pairing of a stored-text word rule with a query-term rule that a backend of the
 /// presets, or a plain variant of one, uses; most specific first.
-fn candidates() -> Vec<(String, WordRule, QueryTerms)> {
+pub(super) fn candidates() -> Vec<(String, WordRule, QueryTerms)> {
     let ascii = Separators::AsciiWhitespace;
     let mut candidates = vec![
         (

@@ -255,8 +255,9 @@ dimension! {
     DroppedWords {
         key: "dropped_words",
         label: "dropped words",
-        // `infer` does not decide it: a backend is inferred as dropping nothing.
-        decided_by: &[],
+        // `infer` probes it (each stop word and short terms searched alone) for a lexical
+        // backend, then decides the probed value or none by the rules that check it.
+        decided_by: &["query.case_insensitive", "punctuation.query", "punctuation.event", "query.digits", "query.non_ascii", "query.multi_word"],
         field: dropped_words,
         // One value of each kind a failure may fit alone (a stop list, a length), then none;
         // a backend that drops both declares both.
