@@ -6,6 +6,7 @@ use crate::profile::{
     CaseMapping, CustomWords, DroppedWords, MultiWord, Profile, QueryTerms, RemoveDiacritics,
     Retrieval, Separators, ToolData, VectorIndex, VectorSearch, WordRule,
 };
+use crate::profile::Stemming;
 
 dimension! {
     Retrieval {
@@ -238,6 +239,30 @@ dimension! {
         rules: ["query.case_insensitive", "query.multi_word", "model.random_ops"],
         inputs: ["cased words"],
         text: "simple, code point by code point (Σ to σ everywhere, İ to i)",
+    }
+}
+
+dimension! {
+    Stemming {
+        key: "stemming",
+        label: "stemming",
+        // `infer` does not decide it: a backend is inferred as stemming nothing.
+        decided_by: &[],
+        field: stemming,
+        values: [Stemming::English, Stemming::None],
+    }
+    Stemming::None => {
+        value: "none",
+        says: "the contract: a query word matches only an equal stored word, not another form of it",
+        rules: ["punctuation.query", "punctuation.event", "query.non_ascii", "query.multi_word"],
+        inputs: ["inflected words"],
+    }
+    Stemming::English => {
+        value: "english",
+        says: "every word of stored text and of a query is reduced to its Snowball English (Porter2) stem after the word rules, the case mapping and the dropped words, and words are compared by their stems: `brewing` finds `brewed`",
+        rules: ["punctuation.query", "punctuation.event", "query.non_ascii", "query.multi_word"],
+        inputs: ["inflected words"],
+        text: "Snowball English (Porter2): words compared by their stems",
     }
 }
 
