@@ -96,7 +96,10 @@ mod tests {
             ["bake", "bakes", "baking", "baked"],
             ["run", "runs", "running", "run"],
         ] {
-            assert!(family.iter().all(|w| stem(w) == stem(family[0])), "{family:?}");
+            assert!(
+                family.iter().all(|w| stem(w) == stem(family[0])),
+                "{family:?}"
+            );
         }
         assert_ne!(stem("ran"), stem("run"));
         assert_ne!(stem("went"), stem("go"));

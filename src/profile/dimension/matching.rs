@@ -2,11 +2,11 @@
 //! text and queries, multi-word queries and tool data.
 
 use super::{Dimension, ValueEntry};
+use crate::profile::Stemming;
 use crate::profile::{
     CaseMapping, CustomWords, DroppedWords, MultiWord, Profile, QueryTerms, RemoveDiacritics,
     Retrieval, Separators, ToolData, VectorIndex, VectorSearch, WordRule,
 };
-use crate::profile::Stemming;
 
 dimension! {
     Retrieval {
@@ -254,13 +254,13 @@ dimension! {
     Stemming::None => {
         value: "none",
         says: "the contract: a query word matches only an equal stored word, not another form of it",
-        rules: ["punctuation.query", "punctuation.event", "query.non_ascii", "query.multi_word"],
+        rules: ["punctuation.query", "punctuation.event", "query.multi_word"],
         inputs: ["inflected words"],
     }
     Stemming::English => {
         value: "english",
         says: "every word of stored text and of a query is reduced to its Snowball English (Porter2) stem after the word rules, the case mapping and the dropped words, and words are compared by their stems: `brewing` finds `brewed`",
-        rules: ["punctuation.query", "punctuation.event", "query.non_ascii", "query.multi_word"],
+        rules: ["punctuation.query", "punctuation.event", "query.multi_word"],
         inputs: ["inflected words"],
         text: "Snowball English (Porter2): words compared by their stems",
     }

@@ -214,19 +214,25 @@ fn read_stemming(profile: &Profile, stemming: Stemming) -> Result<(), String> {
         return Ok(());
     }
     if !profile.is_lexical() {
-        return Err("field `stemming` is for `retrieval = \"lexical\"`: the kit stems words \
+        return Err(
+            "field `stemming` is for `retrieval = \"lexical\"`: the kit stems words \
                     only where it matches them"
-            .into());
+                .into(),
+        );
     }
     if matches!(profile.query_terms, QueryTerms::Substrings { .. }) {
-        return Err("field `stemming` compares words, and `query_terms = substrings` matches \
+        return Err(
+            "field `stemming` compares words, and `query_terms = substrings` matches \
                     no word (a term is found inside the stored text): leave one out"
-            .into());
+                .into(),
+        );
     }
     if !stemming.is_built() {
-        return Err("field `stemming`: this build of the kit has no stemmer; turn on its \
+        return Err(
+            "field `stemming`: this build of the kit has no stemmer; turn on its \
                     `stemming` feature (in its default `harness` feature)"
-            .into());
+                .into(),
+        );
     }
     Ok(())
 }
