@@ -101,7 +101,7 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
     ),
     (
         "inflected words",
-        "forms of one English word stored and asked apart: `-s`, `-es`, `-ed`, `-ing`, `-er` and irregular forms (`brew`, `brewing`, `brewed`; `run`, `ran`), the lexicon's `inflected` generator",
+        "forms of one English word stored and asked apart: `-s`, `-es`, `-ed`, `-ing`, `-er` and irregular forms (`brew`, `brewing`, `brewed`; `run`, `ran`), the lexicon's `inflected` generator, and the possessive `'s` of its joined words (`user's`, `users`)",
     ),
     (
         "many matches",

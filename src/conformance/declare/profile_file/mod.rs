@@ -390,7 +390,7 @@ mod tests {
                 "field `stemming` is for `retrieval = \"lexical\"`",
             ),
             (
-                "format = 1\nextends = \"reference\"\nstemming = \"english\"\n[query_terms]\nrule = \"substrings\"\n",
+                "format = 1\nextends = \"reference\"\nstemming = \"english\"\n[query_terms]\nrule = \"substrings\"\nseparators = \"ascii-whitespace\"\n",
                 "field `stemming` compares words, and `query_terms = substrings` matches no word",
             ),
             (
