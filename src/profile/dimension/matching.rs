@@ -246,10 +246,11 @@ dimension! {
     Stemming {
         key: "stemming",
         label: "stemming",
-        // `infer` does not decide it: a backend is inferred as stemming nothing.
+        // `infer` does not decide it: a backend is inferred as stemming nothing (its word-rule
+        // candidates stem nothing, so a stemmer's words fit none of them).
         decided_by: &[],
         field: stemming,
-        values: [Stemming::English, Stemming::None],
+        values: [Stemming::None, Stemming::English],
     }
     Stemming::None => {
         value: "none",

@@ -32,7 +32,7 @@ impl Deviation for StemmedWords {
     }
 
     async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
-        stemmed_search(store, search, |word| stem(word)).await
+        stemmed_search(store, search, stem).await
     }
 }
 
