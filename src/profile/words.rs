@@ -524,6 +524,41 @@ mod tests {
     }
 
     #[test]
+    fn under_english_stemming_words_are_compared_by_their_stems_after_the_stop_words() {
+        use crate::profile::{DroppedWords, Stemming};
+        let finds = |profile: &Profile, stored: &str, query: &str| {
+            let event = IndexedEvent::new(profile, &Content::text(stored));
+            query_terms(profile, query).iter().any(|t| event.matches(t))
+        };
+        let mut english = Profile::reference();
+        english.stemming = Stemming::English;
+        assert!(finds(&english, "I brewed tea", "brewing"));
+        assert!(!finds(&Profile::reference(), "I brewed tea", "brewing"));
+        assert!(
+            !finds(&english, "I ran", "running"),
+            "an irregular form is another stem"
+        );
+        // A phrase matches word by word, by stems.
+        let mut phrases = profile(
+            WordRule::AsciiLetters,
+            QueryTerms::Phrases {
+                separators: Separators::AsciiWhitespace,
+            },
+        );
+        phrases.stemming = Stemming::English;
+        assert_eq!(terms(&phrases, "brewing-teas"), [["brew", "tea"]]);
+        assert!(finds(&phrases, "she brews teas daily", "brewed-tea"));
+        assert!(!finds(&phrases, "teas she brews", "brewed-tea"));
+        // A stop word is known as written, before stemming: `was` goes, `wa` is no stop word.
+        english.dropped_words = DroppedWords::stop_words(["was"]);
+        assert_eq!(terms(&english, "was brewing"), [["brew"]]);
+        // A substring is matched as stored, unstemmed.
+        let mut python = Profile::adk_python();
+        python.stemming = Stemming::English;
+        assert!(finds(&python, "咖啡s", "咖啡"));
+    }
+
+    #[test]
     fn unicode_words_keep_digits_and_underscore_and_split_scripts_only_when_asked() {
         let plain = WordRule::UnicodeWords { script_runs: false };
         assert_eq!(
