@@ -66,6 +66,13 @@ pub fn explain_tokens(query: &str) -> Vec<TokenExplanation> {
 /// assert_eq!(reference[0].dead, Some(DeadReason::Punctuation('?')));
 /// ```
 pub fn explain_tokens_for(profile: &Profile, query: &str) -> Vec<TokenExplanation> {
+    // Stemming makes no token dead nor alive: where this build has no stemmer, the terms are
+    // shown unstemmed.
+    if !profile.stemming.is_built() {
+        let mut unstemmed = profile.clone();
+        unstemmed.stemming = crate::profile::Stemming::None;
+        return explain_tokens_for(&unstemmed, query);
+    }
     let tokens = cut_for(profile, query);
     if profile.dropped_words.is_none() {
         return tokens;

@@ -100,7 +100,7 @@ fn assert_no_failure(failed: &[(&'static str, String)]) {
 /// of the specification.
 /// (A backend that blocks its thread is the gate's to catch, in `tests/gate.rs`: a plain rule
 /// function runs on the caller's thread.)
-const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 76] = [
+const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 78] = [
     (
         &key::SlashJoinedKey,
         &["R1.no-join"],
@@ -530,6 +530,19 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 76] = [
         "expected: nothing (as profile \"reference\" computes)",
     ),
     (
+        &words::SnowballStemmed,
+        &["R5.any-token"],
+        "query.multi_word",
+        "expected: nothing (as profile \"reference\" computes)",
+    ),
+    // A declared stemmer that does not stem: it breaks its own declaration, no clause.
+    (
+        &words::StemmingDeclaredNotDone,
+        &[],
+        "query.multi_word",
+        "actual:   0 entries []",
+    ),
+    (
         &words::StopWordsDropped,
         &["R5.any-token"],
         "query.multi_word",
@@ -795,7 +808,7 @@ fn every_generator_of_the_lexicon_catches_a_deviant_no_other_catches() {
 /// profile changes what they expect: `LimitTen` and `LimitHundred` (`limit`),
 /// `BlankQueryMatchesAll` (`blank_query = nearest`), `ReturnTextlessEvents` (`blank_events`)
 /// and `DeltaReplaces` (`capabilities.events_delta`).
-const NAMED_VALUE: [(&dyn Deviation, &str); 14] = [
+const NAMED_VALUE: [(&dyn Deviation, &str); 15] = [
     (&key::SlashJoinedKey, "key = joined with \"/\""),
     (&replace::AppendOnReadd, "readd = append"),
     (&replace::UpsertWritesTextless, "readd = replace"),
@@ -811,6 +824,7 @@ const NAMED_VALUE: [(&dyn Deviation, &str); 14] = [
     (&query::AllWords, "multi_word = all words"),
     (&result::Deduplicate, "duplicates = merged"),
     (&key::RejectEmptyUser, "strings = without NUL or empty key"),
+    (&words::SnowballStemmed, "stemming = english"),
     (&words::StopWordsDropped, "dropped_words = stop words"),
     (
         &words::ShortTermsDropped,
@@ -1351,6 +1365,27 @@ fn a_store_dropping_stop_words_passes_only_where_the_profile_says_so() {
             "query.non_ascii",
             "query.multi_word",
         ],
+    );
+}
+
+/// A store that stems with Snowball English passes every rule when it declares `stemming =
+/// english` (the catalogue pins that it fails as the contract, and that a profile declaring it
+/// over a store that stems nothing fails); a store with a stemmer of its own declaring it
+/// fails, since another stemmer relates other forms.
+#[test]
+fn a_store_stemming_with_snowball_english_passes_only_where_the_profile_says_so() {
+    use memory_conformance::profile::Stemming;
+
+    let mut declared = words::SnowballStemmed.profile();
+    declared.stemming = Stemming::English;
+    assert_no_failure(&failures(gate_claiming(&words::SnowballStemmed, declared)));
+
+    let mut crude = words::StemmedWords.profile();
+    crude.stemming = Stemming::English;
+    let failed = failures(gate_claiming(&words::StemmedWords, crude));
+    assert!(
+        !failed.is_empty(),
+        "a crude stemmer declaring Snowball English should fail"
     );
 }
 

@@ -100,6 +100,10 @@ pub(crate) const INPUTS: &[(&str, &str)] = &[
         "query terms of one or two characters: the parts of joined words (`s`, `t`, `x`), numbers (`v2`, `01`), two-character CJK words (`咖啡`) and the short words of questions (`i`, `it`)",
     ),
     (
+        "inflected words",
+        "forms of one English word stored and asked apart: `-s`, `-es`, `-ed`, `-ing`, `-er` and irregular forms (`brew`, `brewing`, `brewed`; `run`, `ran`), the lexicon's `inflected` generator, and the possessive `'s` of its joined words (`user's`, `users`)",
+    ),
+    (
         "many matches",
         "more matching events than the profile's limit, or 30 when it has none (now and then 101 to 160, and in one case in 65 a key of 1,001 to 1,050), over up to three sessions",
     ),

@@ -430,7 +430,8 @@ impl Evidence {
                     },
                     self.show_content,
                 );
-                let computed = all_content
+                // Without a stemmer in this build, a stemming profile's count is not computed.
+                let computed = (all_content && profile.stemming.is_built())
                     .then(|| hits_under(profile, content_sessions.iter().copied(), query));
                 (
                     Some(check).filter(|_| !content_sessions.is_empty()),

@@ -274,6 +274,7 @@ pub(crate) fn table() -> Vec<Row> {
         Row::of::<QueryTerms>(),
         Row::of::<CaseMapping>(),
         Row::of::<DroppedWords>(),
+        Row::of::<crate::profile::Stemming>(),
         Row::of::<MultiWord>(),
         Row::of::<ToolData>(),
         Row::of::<Limit>(),

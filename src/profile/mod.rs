@@ -9,6 +9,7 @@ pub(crate) mod dimension;
 pub(crate) mod dropped;
 mod key;
 mod presets;
+mod stemming;
 mod table;
 // Read by the oracle (the harness) and by profile-aware explanation.
 #[cfg_attr(not(feature = "harness"), allow(dead_code))]
@@ -20,6 +21,7 @@ pub use case::CaseMapping;
 pub use dropped::DroppedWords;
 pub use key::KeyScheme;
 pub use presets::presets;
+pub use stemming::Stemming;
 
 /// How a backend means to behave, dimension by dimension.
 ///
@@ -55,6 +57,8 @@ pub struct Profile {
     pub case_mapping: CaseMapping,
     /// Which words are dropped before matching: stop words, short query terms.
     pub dropped_words: DroppedWords,
+    /// Whether words are stemmed before they are compared (none, or Snowball English).
+    pub stemming: Stemming,
     /// Whether an event must match one term of a multi-term query or all of them.
     pub multi_word: MultiWord,
     /// Whether function calls and function responses are searchable.

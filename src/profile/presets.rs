@@ -4,7 +4,7 @@
 use super::{
     BlankEvents, BlankQuery, Capabilities, CaseMapping, DroppedWords, Duplicates, EventIds,
     EventsDelta, KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics,
-    Retrieval, Separators, Strings, Timestamps, ToolData, Visibility, WordRule,
+    Retrieval, Separators, Stemming, Strings, Timestamps, ToolData, Visibility, WordRule,
 };
 
 /// Every preset, by the name `extends` takes: `reference`, `adk-java`, `adk-python`,
@@ -45,6 +45,7 @@ impl Profile {
             },
             case_mapping: CaseMapping::Full,
             dropped_words: DroppedWords::none(),
+            stemming: Stemming::None,
             multi_word: MultiWord::AnyWord,
             tool_data: ToolData::NotIndexed,
             limit: Limit::Unlimited,

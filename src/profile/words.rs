@@ -1,5 +1,6 @@
 //! The oracle's tokenisers: how each [`WordRule`] cuts text into words and each
-//! [`QueryTerms`] cuts a query into terms, and when a term matches an event.
+//! [`QueryTerms`] cuts a query into terms, which words are dropped and how words are stemmed
+//! ([`Stemming`]), and when a term matches an event.
 
 use std::collections::HashSet;
 
@@ -7,7 +8,9 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::{CaseMapping, Profile, QueryTerms, RemoveDiacritics, Separators, ToolData, WordRule};
+use super::{
+    CaseMapping, Profile, QueryTerms, RemoveDiacritics, Separators, Stemming, ToolData, WordRule,
+};
 use crate::{Content, Part};
 
 /// The words of `text` under `rule`, lowercased with the full case mapping, in order
@@ -298,6 +301,14 @@ pub(crate) fn query_terms(profile: &Profile, query: &str) -> Vec<Term> {
             !term.words.is_empty()
         });
     }
+    // Each word of a term is compared by its stem (a substring is matched as written).
+    if profile.stemming != Stemming::None {
+        for term in &mut terms {
+            for word in &mut term.words {
+                *word = profile.stemming.stem(word).into_owned();
+            }
+        }
+    }
     let mut seen = HashSet::new();
     terms.retain(|term| seen.insert(term.clone()));
     terms
@@ -365,6 +376,12 @@ impl IndexedEvent {
         let mut words = text_words_in(profile.event_words, case, &joined);
         // A stop word is never indexed: an event of stop words only carries no word.
         words.retain(|word| !profile.dropped_words.is_stop_word(word));
+        // A stemming backend indexes each word's stem, after its stop words went.
+        if profile.stemming != Stemming::None {
+            for word in &mut words {
+                *word = profile.stemming.stem(word).into_owned();
+            }
+        }
         let lowered = match profile.query_terms {
             QueryTerms::Words {
                 non_ascii_substring: true,
@@ -504,6 +521,41 @@ mod tests {
             .into_iter()
             .map(|t| t.words)
             .collect()
+    }
+
+    #[test]
+    fn under_english_stemming_words_are_compared_by_their_stems_after_the_stop_words() {
+        use crate::profile::{DroppedWords, Stemming};
+        let finds = |profile: &Profile, stored: &str, query: &str| {
+            let event = IndexedEvent::new(profile, &Content::text(stored));
+            query_terms(profile, query).iter().any(|t| event.matches(t))
+        };
+        let mut english = Profile::reference();
+        english.stemming = Stemming::English;
+        assert!(finds(&english, "I brewed tea", "brewing"));
+        assert!(!finds(&Profile::reference(), "I brewed tea", "brewing"));
+        assert!(
+            !finds(&english, "I ran", "running"),
+            "an irregular form is another stem"
+        );
+        // A phrase matches word by word, by stems.
+        let mut phrases = profile(
+            WordRule::AsciiLetters,
+            QueryTerms::Phrases {
+                separators: Separators::AsciiWhitespace,
+            },
+        );
+        phrases.stemming = Stemming::English;
+        assert_eq!(terms(&phrases, "brewing-teas"), [["brew", "tea"]]);
+        assert!(finds(&phrases, "she brews teas daily", "brewed-tea"));
+        assert!(!finds(&phrases, "teas she brews", "brewed-tea"));
+        // A stop word is known as written, before stemming: `was` goes, `wa` is no stop word.
+        english.dropped_words = DroppedWords::stop_words(["was"]);
+        assert_eq!(terms(&english, "was brewing"), [["brew"]]);
+        // A substring is matched as stored, unstemmed.
+        let mut python = Profile::adk_python();
+        python.stemming = Stemming::English;
+        assert!(finds(&python, "咖啡s", "咖啡"));
     }
 
     #[test]

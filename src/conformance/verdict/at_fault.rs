@@ -10,7 +10,7 @@
 //!
 //! What is tried:
 //! - every other kind of value of the key scheme, re-add, event words, query terms, case
-//!   mapping, multi-word queries, tool data, order, timestamps, strings, blank queries, duplicates, event ids,
+//!   mapping, dropped words, stemming, multi-word queries, tool data, order, timestamps, strings, blank queries, duplicates, event ids,
 //!   blank events and the events delta (a kind once: `query_terms = tokens` with other
 //!   separators is not tried again);
 //! - the limit, whose values are open-ended, at two values derived from the scenario: the
@@ -46,8 +46,8 @@ use crate::embed::Embedder;
 use crate::profile::dimension::{Dimension, value_id};
 use crate::profile::{
     BlankEvents, BlankQuery, CaseMapping, DroppedWords, Duplicates, EventIds, EventsDelta,
-    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Strings, Timestamps, ToolData,
-    WordRule,
+    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Stemming, Strings, Timestamps,
+    ToolData, WordRule,
 };
 
 /// What a failure's minimal scenario says is at fault.
@@ -282,6 +282,7 @@ fn alternatives(profile: &Profile, returned: Option<usize>) -> Vec<Alternative> 
     others::<QueryTerms>(profile, &mut all);
     others::<CaseMapping>(profile, &mut all);
     others::<DroppedWords>(profile, &mut all);
+    others::<Stemming>(profile, &mut all);
     others::<MultiWord>(profile, &mut all);
     others::<ToolData>(profile, &mut all);
     limits(profile, returned, &mut all);

@@ -2,6 +2,7 @@
 //! text and queries, multi-word queries and tool data.
 
 use super::{Dimension, ValueEntry};
+use crate::profile::Stemming;
 use crate::profile::{
     CaseMapping, CustomWords, DroppedWords, MultiWord, Profile, QueryTerms, RemoveDiacritics,
     Retrieval, Separators, ToolData, VectorIndex, VectorSearch, WordRule,
@@ -238,6 +239,31 @@ dimension! {
         rules: ["query.case_insensitive", "query.multi_word", "model.random_ops"],
         inputs: ["cased words"],
         text: "simple, code point by code point (Σ to σ everywhere, İ to i)",
+    }
+}
+
+dimension! {
+    Stemming {
+        key: "stemming",
+        label: "stemming",
+        // `infer` does not decide it: a backend is inferred as stemming nothing (its word-rule
+        // candidates stem nothing, so a stemmer's words fit none of them).
+        decided_by: &[],
+        field: stemming,
+        values: [Stemming::None, Stemming::English],
+    }
+    Stemming::None => {
+        value: "none",
+        says: "the contract: a query word matches only an equal stored word, not another form of it",
+        rules: ["punctuation.query", "punctuation.event", "query.multi_word"],
+        inputs: ["inflected words"],
+    }
+    Stemming::English => {
+        value: "english",
+        says: "every word of stored text and of a query is reduced to its Snowball English (Porter2) stem after the word rules, the case mapping and the dropped words, and words are compared by their stems: `brewing` finds `brewed`",
+        rules: ["punctuation.query", "punctuation.event", "query.multi_word"],
+        inputs: ["inflected words"],
+        text: "Snowball English (Porter2): words compared by their stems",
     }
 }
 

@@ -1,22 +1,26 @@
 //! Deviants that read words otherwise than their profile declares: another form of a word
-//! taken for it (a stemmer), stop words dropped from the query, stored text normalised to NFC
+//! taken for it (a stemmer, the crude one and Snowball English, which passes where its profile
+//! declares `stemming = english`, and a profile declaring it over a store that stems nothing),
+//! stop words dropped from the query, stored text normalised to NFC
 //! before it is cut, and letters whose case does not map one to one folded otherwise (R4, R5):
 //! each of the two lowercased with Unicode's simple case mapping, which passes where its
 //! profile declares `case_mapping = simple`.
 
 use memory_conformance::Content;
 use memory_conformance::async_trait;
-use memory_conformance::profile::{CaseMapping, Profile, QueryTerms, WordRule};
+use memory_conformance::profile::{CaseMapping, Profile, QueryTerms, Stemming, WordRule};
 use memory_conformance::tokenize::{event_words, is_query_separator, query_tokens};
 use unicode_normalization::UnicodeNormalization;
 
 use super::query::matching;
 use super::{Answer, Deviation, Done, Search, Store, two_calls};
 
-/// Stems every word it stores and every query word (a crude English suffix stripper, as a
-/// full-text index with a stemming analyser such as FTS5's `porter` tokenizer does), so
-/// `running` finds "I run", while its profile declares the reference's plain words. Breaks
-/// R5.any-token: a query token matches only an equal word.
+/// Stems every word it stores and every query word with a crude English suffix stripper of its
+/// own, as a hand-written stemming analyser does, so `running` finds "I run", while its
+/// profile declares the reference's plain words. Breaks R5.any-token: a query token matches
+/// only an equal word. It is another stemmer than Snowball English: it joins `runner` to `run`
+/// and `baker` to `bake`, which Snowball keeps apart, and keeps `study` from `studies`, which
+/// Snowball joins; so declaring `stemming = english` does not make it pass.
 #[derive(Debug)]
 pub struct StemmedWords;
 
@@ -28,16 +32,64 @@ impl Deviation for StemmedWords {
     }
 
     async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
-        let terms: Vec<String> = query_tokens(search.query).iter().map(|t| stem(t)).collect();
-        Ok(matching(store, search, |content| {
-            let words: Vec<String> = content
-                .texts()
-                .flat_map(event_words)
-                .map(|w| stem(&w))
-                .collect();
-            terms.iter().any(|t| words.contains(t))
-        }))
+        stemmed_search(store, search, stem).await
     }
+}
+
+/// Stems every word it stores and every query word with Snowball's English stemmer (Porter2),
+/// as PostgreSQL's `english` configuration, Tantivy's and Elasticsearch's English analysers
+/// do, so `brewing` finds "I brewed". Breaks R5.any-token: a query token matches only an equal
+/// word. Passes where its profile declares `stemming = english`.
+#[derive(Debug)]
+pub struct SnowballStemmed;
+
+#[async_trait]
+impl Deviation for SnowballStemmed {
+    async fn add_session(&self, store: &Store, session: &memory_conformance::Session) -> Done {
+        store.log(session);
+        store.add(session).await
+    }
+
+    async fn search(&self, store: &Store, search: Search<'_>) -> Answer {
+        stemmed_search(store, search, |word| {
+            Stemming::English.stem(word).into_owned()
+        })
+        .await
+    }
+}
+
+/// Declares `stemming = english` and stems nothing, as a backend whose profile names the
+/// stemmer its index was meant to have: `brewing` does not find "I brewed". Breaks its own
+/// declaration (no clause of the contract): a query word matches a stored word with the same
+/// stem.
+#[derive(Debug)]
+pub struct StemmingDeclaredNotDone;
+
+#[async_trait]
+impl Deviation for StemmingDeclaredNotDone {
+    fn profile(&self) -> Profile {
+        let mut profile = two_calls(Profile::reference());
+        profile.stemming = Stemming::English;
+        profile
+    }
+}
+
+/// The reference's search with every event word and query token reduced by `stem`: an event
+/// matches where one of its stems equals a query token's.
+async fn stemmed_search(
+    store: &Store,
+    search: Search<'_>,
+    stem: impl Fn(&str) -> String,
+) -> Answer {
+    let terms: Vec<String> = query_tokens(search.query).iter().map(|t| stem(t)).collect();
+    Ok(matching(store, search, |content| {
+        let words: Vec<String> = content
+            .texts()
+            .flat_map(event_words)
+            .map(|w| stem(&w))
+            .collect();
+        terms.iter().any(|t| words.contains(t))
+    }))
 }
 
 /// `word` without its English inflection: `-ing`, `-ed`, `-es`, `-er`, `-s`, a doubled last

@@ -173,6 +173,7 @@ mod tests {
         profile.blank_events = BlankEvents::RankedLast;
         profile.case_mapping = CaseMapping::Simple;
         profile.dropped_words = DroppedWords::stop_words(["the"]).with_shorter_than(3);
+        profile.stemming = crate::profile::Stemming::English;
         profile.capabilities.events_delta = Some(crate::profile::EventsDelta::AppendNewIds);
         profile.capabilities.explicit_memories = true;
         profile.capabilities.entry_ids = true;
@@ -267,6 +268,20 @@ mod tests {
         }
         let none = ProfileFile::of(Profile::reference()).to_toml();
         assert!(!none.contains("dropped_words"), "{none}");
+    }
+
+    #[test]
+    fn stemming_reads_and_writes_back_and_is_left_out_where_none_is() {
+        use crate::profile::Stemming;
+        let file =
+            ProfileFile::parse("format = 1\nextends = \"reference\"\nstemming = \"english\"\n")
+                .unwrap();
+        assert_eq!(file.profile.stemming, Stemming::English);
+        let written = file.to_toml();
+        assert!(written.contains("\nstemming = \"english\"\n"), "{written}");
+        assert_eq!(ProfileFile::parse(&written).unwrap(), file);
+        let none = ProfileFile::of(Profile::reference()).to_toml();
+        assert!(!none.contains("stemming"), "{none}");
     }
 
     #[test]
@@ -369,6 +384,18 @@ mod tests {
             (
                 "format = 1\nextends = \"reference\"\nretrieval = \"semantic\"\n[dropped_words]\nshorter_than = 3\n",
                 "table `[dropped_words]` is for `retrieval = \"lexical\"`",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\nretrieval = \"semantic\"\nstemming = \"english\"\n",
+                "field `stemming` is for `retrieval = \"lexical\"`",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\nstemming = \"english\"\n[query_terms]\nrule = \"substrings\"\nseparators = \"ascii-whitespace\"\n",
+                "field `stemming` compares words, and `query_terms = substrings` matches no word",
+            ),
+            (
+                "format = 1\nextends = \"reference\"\nstemming = \"porter\"\n",
+                "unknown variant `porter`, expected `none` or `english`",
             ),
         ];
         for (text, expected) in cases {

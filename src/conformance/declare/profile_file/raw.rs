@@ -11,8 +11,8 @@ use crate::benchmark::question_kind::QuestionKind;
 use crate::profile::dimension::Dimension as _;
 use crate::profile::{
     BlankEvents, BlankQuery, Capabilities, CaseMapping, DroppedWords, Duplicates, EventIds,
-    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Strings, Timestamps,
-    ToolData, VectorIndex, VectorSearch, Visibility, WordRule, presets,
+    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Stemming, Strings,
+    Timestamps, ToolData, VectorIndex, VectorSearch, Visibility, WordRule, presets,
 };
 
 use super::{PROFILE_FORMAT, ProfileFile};
@@ -40,6 +40,8 @@ pub(super) struct RawFile {
     multi_word: Option<MultiWord>,
     #[serde(skip_serializing_if = "Option::is_none")]
     case_mapping: Option<CaseMapping>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stemming: Option<Stemming>,
     tool_data: Option<ToolData>,
     limit: Option<RawLimit>,
     order: Option<RawOrder>,
@@ -205,6 +207,36 @@ impl RawDroppedWords {
     }
 }
 
+/// Whether `profile` (its retrieval and query terms already read) can declare `stemming`;
+/// `Err` names the key and why not.
+fn read_stemming(profile: &Profile, stemming: Stemming) -> Result<(), String> {
+    if stemming == Stemming::None {
+        return Ok(());
+    }
+    if !profile.is_lexical() {
+        return Err(
+            "field `stemming` is for `retrieval = \"lexical\"`: the kit stems words \
+                    only where it matches them"
+                .into(),
+        );
+    }
+    if matches!(profile.query_terms, QueryTerms::Substrings { .. }) {
+        return Err(
+            "field `stemming` compares words, and `query_terms = substrings` matches \
+                    no word (a term is found inside the stored text): leave one out"
+                .into(),
+        );
+    }
+    if !stemming.is_built() {
+        return Err(
+            "field `stemming`: this build of the kit has no stemmer; turn on its \
+                    `stemming` feature (in its default `harness` feature)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct RawViolation {
@@ -328,6 +360,10 @@ impl RawFile {
                 );
             }
             profile.dropped_words = dropped.read()?;
+        }
+        if let Some(stemming) = self.stemming {
+            read_stemming(&profile, stemming)?;
+            profile.stemming = stemming;
         }
         if let Some(value) = self.limit {
             profile.limit = match value {
@@ -468,6 +504,7 @@ impl RawFile {
             multi_word: Some(p.multi_word),
             // Written only where it departs from the full mapping, so files stay as they were.
             case_mapping: (p.case_mapping != CaseMapping::default()).then_some(p.case_mapping),
+            stemming: (p.stemming != Stemming::default()).then_some(p.stemming),
             tool_data: Some(p.tool_data),
             limit: Some(match p.limit {
                 Limit::Unlimited => RawLimit::Named(RawUnlimited::Unlimited),
