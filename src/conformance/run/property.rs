@@ -15,9 +15,15 @@ use crate::conformance::generate::scenario::Scenario;
 use crate::conformance::generate::seeding::{case_seed, rng_for, run_seed};
 use crate::conformance::judge::mismatch::Mismatch;
 
-/// How long shrinking may take, and how many smaller cases it may try.
-const SHRINK_TIME: Duration = Duration::from_secs(20);
+/// How many smaller cases shrinking may try.
 const SHRINK_RUNS: u32 = 1024;
+
+/// How long shrinking may take: as long as this many runs of the failing case, so that a busy
+/// machine, which slows every case alike, shrinks as far as an idle one; at least
+/// [`SHRINK_TIME`], and at most [`SHRINK_TIME_CAP`] (a slow backend's report still comes).
+const SHRINK_TIME_IN_CASES: u32 = 64;
+const SHRINK_TIME: Duration = Duration::from_secs(20);
+const SHRINK_TIME_CAP: Duration = Duration::from_secs(160);
 
 /// A failing case, shrunk as far as the budget allowed.
 #[derive(Clone, Debug)]
@@ -105,7 +111,9 @@ where
                 }
             }
             Err(failed) => {
-                let mut found = shrink(subject, &mut tree, failed).await;
+                let budget = (started.elapsed() * SHRINK_TIME_IN_CASES)
+                    .clamp(SHRINK_TIME, SHRINK_TIME_CAP);
+                let mut found = shrink(subject, &mut tree, failed, budget).await;
                 found.seed = seed;
                 found.case_seed = case_seed;
                 found.case = case;
@@ -117,7 +125,13 @@ where
     Ok(passed)
 }
 
-async fn shrink<T>(subject: &Subject, tree: &mut T, failed: interpreter::Failed) -> Counterexample
+/// The failing case `tree` shrunk for at most `budget` (and [`SHRINK_RUNS`] tries).
+async fn shrink<T>(
+    subject: &Subject,
+    tree: &mut T,
+    failed: interpreter::Failed,
+    budget: Duration,
+) -> Counterexample
 where
     T: ValueTree<Value = Scenario>,
 {
@@ -141,7 +155,7 @@ where
     let started = Instant::now();
     let mut runs = 0;
     let mut simplifying = tree.simplify();
-    while simplifying && runs < SHRINK_RUNS && started.elapsed() < SHRINK_TIME {
+    while simplifying && runs < SHRINK_RUNS && started.elapsed() < budget {
         runs += 1;
         let candidate = tree.current();
         simplifying = match interpreter::run(subject, &candidate).await {
