@@ -111,8 +111,8 @@ where
                 }
             }
             Err(failed) => {
-                let budget = (started.elapsed() * SHRINK_TIME_IN_CASES)
-                    .clamp(SHRINK_TIME, SHRINK_TIME_CAP);
+                let budget =
+                    (started.elapsed() * SHRINK_TIME_IN_CASES).clamp(SHRINK_TIME, SHRINK_TIME_CAP);
                 let mut found = shrink(subject, &mut tree, failed, budget).await;
                 found.seed = seed;
                 found.case_seed = case_seed;
