@@ -4,6 +4,8 @@
 mod support;
 
 use std::any::Any;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use memory_conformance::InMemoryMemoryService;
@@ -22,6 +24,33 @@ const SEED: u64 = 0x5EED;
 
 fn gate(deviation: &'static dyn Deviation) -> Gate {
     gate_claiming(deviation, deviation.profile())
+}
+
+/// `run` of every item, in the items' order, on twice as many threads as the machine has cores.
+/// A thread per deviant (80 on two cores) slowed every gate forty times over, past the shrinking's
+/// time budget, so a deviant's report came unshrunk on a busy machine.
+fn on_few_threads<T: Sync, R: Send>(items: &[T], run: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get() * 2);
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new(items.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(items.len()) {
+            scope.spawn(|| {
+                loop {
+                    let at = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(at) else { break };
+                    let result = run(item);
+                    results.lock().unwrap_or_else(PoisonError::into_inner)[at] = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .into_iter()
+        .map(|result| result.expect("every item ran"))
+        .collect()
 }
 
 /// The gate of `deviation`'s deviant, claiming `profile`.
@@ -588,17 +617,8 @@ const CATALOGUE: [(&dyn Deviation, &[&str], &str, &str); 78] = [
 /// in what the harness catches shows in review.
 #[test]
 fn each_deviant_fails_exactly_its_pinned_rules_with_a_minimal_scenario() {
-    let results: Vec<_> = std::thread::scope(|scope| {
-        let running: Vec<_> = CATALOGUE
-            .into_iter()
-            .map(|(deviation, _, rule, fragment)| {
-                scope.spawn(move || (deviation, rule, fragment, failures(gate(deviation))))
-            })
-            .collect();
-        running
-            .into_iter()
-            .map(|run| run.join().expect("a deviant's run panicked"))
-            .collect()
+    let results: Vec<_> = on_few_threads(&CATALOGUE, |&(deviation, _, rule, fragment)| {
+        (deviation, rule, fragment, failures(gate(deviation)))
     });
     let mut problems = Vec::new();
     let mut matrix = String::from("| deviant | rules it fails |\n|---|---|\n");
@@ -725,29 +745,17 @@ fn every_generator_of_the_lexicon_catches_a_deviant_no_other_catches() {
                 .collect()
         })
         .collect();
-    let caught: Vec<(String, Vec<bool>)> = std::thread::scope(|scope| {
-        let running: Vec<_> = CATALOGUE
-            .into_iter()
-            .map(|(deviation, ..)| {
-                let restricted = &restricted;
-                scope.spawn(move || {
-                    let gate = gate(deviation).cases(GENERATOR_CASES);
-                    let caught = restricted
-                        .iter()
-                        .map(|rules| {
-                            rules
-                                .iter()
-                                .any(|rule| matches!(gate.check(rule), Verdict::Failed(_)))
-                        })
-                        .collect();
-                    (format!("{deviation:?}"), caught)
-                })
+    let caught: Vec<(String, Vec<bool>)> = on_few_threads(&CATALOGUE, |&(deviation, ..)| {
+        let gate = gate(deviation).cases(GENERATOR_CASES);
+        let caught = restricted
+            .iter()
+            .map(|rules| {
+                rules
+                    .iter()
+                    .any(|rule| matches!(gate.check(rule), Verdict::Failed(_)))
             })
             .collect();
-        running
-            .into_iter()
-            .map(|run| run.join().expect("a deviant's run panicked"))
-            .collect()
+        (format!("{deviation:?}"), caught)
     });
     let rule_ids: Vec<&str> = drawing.iter().map(|rule| rule.id()).collect();
     let mut matrix = format!(
