@@ -1,13 +1,16 @@
 """Runs what `cargo test --workspace` runs, several test executables at a time.
 
     python3 .ci/tests.py ARTIFACTS [--jobs N] [--times FILE] [--also LABEL COMMAND]...
+                         [--apart NAME,NAME...]...
 
 ARTIFACTS is the output of `cargo test --workspace --no-run --message-format=json`. Every test
 executable in it runs as cargo test runs it (from its package's folder), N at a time (default
 3: most of the slow ones wait on bridge children and servers, not on the CPU), the longest
 first by the times FILE kept from the last run (default target/ci-test-times.tsv; a fresh
 clone starts from the few known to be slow). The doc tests (`cargo test --workspace --doc`) are
-one more job, and each `--also` adds a shell COMMAND under LABEL.
+one more job, and each `--also` adds a shell COMMAND under LABEL. The jobs named in one
+`--apart` list (`package::target`, or a LABEL) never run at the same time: while one runs, the
+others wait and the lanes take other jobs.
 
 The test targets named `faults_*` crash, restart or slow down the shared database servers
 (`servers/restart.sh`): each runs alone, before the others start.
@@ -23,6 +26,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -116,6 +120,7 @@ def main():
         sys.exit(__doc__)
     artifacts, args = args[0], args[1:]
     jobs_at_once, times_file, also = 3, os.path.join("target", "ci-test-times.tsv"), []
+    apart = []
     while args:
         flag = args.pop(0)
         if flag == "--jobs" and args:
@@ -124,6 +129,8 @@ def main():
             times_file = args.pop(0)
         elif flag == "--also" and len(args) >= 2:
             also.append(Job(args.pop(0), args.pop(0), os.getcwd(), shell=True))
+        elif flag == "--apart" and args:
+            apart.append(set(args.pop(0).split(",")))
         else:
             sys.exit(f".ci/tests.py: unknown or incomplete option {flag!r}\n\n{__doc__}")
 
@@ -169,8 +176,37 @@ def main():
           f"then {len(together)} {jobs_at_once} at a time, the longest first", flush=True)
     for job in alone:
         one(job)
+    known = {job.name for job in jobs}
+    for names in apart:
+        if not names <= known:
+            sys.exit(f".ci/tests.py: --apart names no job {sorted(names - known)}; jobs: {sorted(known)}")
+    pending, running, ready = list(together), set(), threading.Condition()
+
+    def conflicts(job):
+        return any(job.name in names and names & running for names in apart)
+
+    def lane():
+        while True:
+            with ready:
+                while True:
+                    if not pending:
+                        return
+                    job = next((job for job in pending if not conflicts(job)), None)
+                    if job is not None:
+                        break
+                    ready.wait()
+                pending.remove(job)
+                running.add(job.name)
+            try:
+                one(job)
+            finally:
+                with ready:
+                    running.discard(job.name)
+                    ready.notify_all()
+
     with ThreadPoolExecutor(max_workers=jobs_at_once) as pool:
-        list(pool.map(one, together))
+        for lane_done in [pool.submit(lane) for _ in range(jobs_at_once)]:
+            lane_done.result()
 
     ranked = sorted(results.items(), key=lambda item: -item[1][1])
     print("\n== every job's wall time, longest first")
