@@ -277,23 +277,23 @@ class _Store:
     async def close(self, instance):
         await _close(self.instances.pop(instance, None))
 
+    async def _close_all_then(self, hook):
+        """Closes every instance, then calls ``hook(storage)`` (awaited if it is a coroutine)."""
+        for instance in list(self.instances):
+            await self.close(instance)
+        if hook is not None:
+            result = hook(self.storage)
+            if asyncio.iscoroutine(result):
+                await result
+
     async def clear(self, clear):
         """Closes every instance, then empties the storage with ``clear(storage)``, for a later
         store to reuse it."""
-        for instance in list(self.instances):
-            await self.close(instance)
-        result = clear(self.storage)
-        if asyncio.iscoroutine(result):
-            await result
+        await self._close_all_then(clear)
 
     async def forget(self):
         try:
-            for instance in list(self.instances):
-                await self.close(instance)
-            if self.drop is not None:
-                result = self.drop(self.storage)
-                if asyncio.iscoroutine(result):
-                    await result
+            await self._close_all_then(self.drop)
         finally:
             if self.has_storage:
                 shutil.rmtree(self.storage, ignore_errors=True)
