@@ -277,6 +277,7 @@ fn deviants() -> Vec<&'static dyn Deviation> {
         &calls::MemoriesDropped,
         &words::StopWordsDropped,
         &words::ShortTermsDropped,
+        &words::SnowballStemmed,
     ]
 }
 
@@ -841,4 +842,51 @@ fn the_words_a_store_drops_are_inferred_and_checked_by_their_rules() {
         ),
         "{text}"
     );
+}
+
+/// A lexical store that stems is inferred `stemming = english`, probed directly (a stored
+/// form of a word searched by another form) and then checked by the rules of the dimension:
+/// the file writes it with the rules that held, reads back and the gate accepts it. The
+/// reference, which stems nothing, is inferred `none`, checked by the same rules; before
+/// the probe, a stemming store fitted no word rule and was inferred as semantic.
+#[test]
+fn a_store_that_stems_is_inferred_stemming_and_checked_by_its_rules() {
+    use memory_conformance::profile::{Retrieval, Stemming};
+
+    // The rules of the dimension's rows (`stemming` in the dimension table).
+    const RULES: [&str; 3] = ["punctuation.query", "punctuation.event", "query.multi_word"];
+
+    for (subject, expected) in [
+        (deviant(&words::SnowballStemmed), Stemming::English),
+        (reference(Profile::reference()), Stemming::None),
+    ] {
+        let inference = inferred(&subject, 1);
+        let text = inference.to_toml();
+        assert_eq!(inference.profile.retrieval, Retrieval::Lexical, "{text}");
+        assert_eq!(inference.profile.stemming, expected, "{text}");
+        let decision = inference
+            .decisions
+            .iter()
+            .rfind(|d| d.dimension == "stemming")
+            .unwrap_or_else(|| panic!("no decision of stemming:\n{text}"));
+        assert!(
+            decision.misfit.is_none() && !decision.unchecked && !decision.held.is_empty(),
+            "{decision:?}\n{text}"
+        );
+        assert!(
+            decision.held.iter().all(|id| RULES.contains(id)),
+            "{decision:?}"
+        );
+        let value = serde_json::to_string(&expected).expect("a stemming serialises");
+        let checked = format!("checked by {}", decision.held.join(", "));
+        assert!(
+            value_lines(&text).iter().any(|(k, v, comment)| k == "stemming"
+                && *v == value
+                && comment.as_deref() == Some(checked.as_str())),
+            "stemming = {value} is written with the rules that held:\n{text}"
+        );
+        let file = read_back(&text, "stemming").unwrap_or_else(|err| panic!("{err}\n{text}"));
+        assert_eq!(file.profile.stemming, expected, "{text}");
+        accepted(&subject, 1).unwrap_or_else(|err| panic!("{err}"));
+    }
 }

@@ -69,7 +69,12 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
 
     /// Decides dimension `D` among its values, by its rules.
     pub(super) fn dimension<D: Dimension>(&mut self) {
-        let candidates = D::values()
+        self.among(D::values());
+    }
+
+    /// Decides dimension `D` among `values` (most specific first), by its rules.
+    pub(super) fn among<D: Dimension>(&mut self, values: Vec<D>) {
+        let candidates = values
             .into_iter()
             .map(|value| {
                 let name = value

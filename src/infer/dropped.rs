@@ -1,18 +1,13 @@
 //! The words a lexical backend drops, probed directly (each stop word of the kit's list, and
 //! short query terms, stored and searched alone) and then decided by the rules that check them.
 
-use crate::conformance::{Namespace, Subject};
+use crate::conformance::Subject;
 use crate::profile::DroppedWords;
 use crate::profile::dimension::Dimension;
 use crate::profile::dropped::ENGLISH_STOP_WORDS;
-use crate::{Event, Session};
 
 use super::decide::Run;
-
-/// The word stored beside each probed word, and searched alone as the control: a search of
-/// it that finds nothing means the backend finds nothing by any word, so the probe tells
-/// nothing.
-const CONTROL: &str = "lemur";
+use super::probe::{self, CONTROL};
 
 /// Ordinary words of one to four letters, no stop word and none inside another or the
 /// control: one word under every word rule, each searched alone.
@@ -102,62 +97,25 @@ fn named(dropped: &DroppedWords) -> String {
     }
 }
 
-/// For each of `words`, whether a search of it alone finds anything, all stored under one
-/// key (`user`) of a fresh namespace, each in an event of its own (beside [`CONTROL`] where
-/// `beside`, else alone with an event of the control); `None` where the control is not found
-/// (the backend finds nothing by any word) or the runtime cannot start.
+/// For each of `words`, whether a search of it alone finds anything, each stored in an event
+/// of its own under one key (`user`) of a fresh namespace: beside [`CONTROL`] where `beside`,
+/// else alone, with an event of the control; `None` where the probe tells nothing
+/// ([`probe::found`]).
 fn found(subject: &Subject, user: &str, words: &[&str], beside: bool) -> Option<Vec<bool>> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .ok()?;
-    runtime.block_on(async {
-        let namespace = Namespace::fresh();
-        let backend = subject.open(&namespace).await;
-        let mut events: Vec<Event> = words
-            .iter()
-            .map(|word| {
-                let text = if beside {
-                    format!("{word} {CONTROL}")
-                } else {
-                    (*word).to_owned()
-                };
-                Event::text("user", text)
-            })
-            .collect();
-        if !beside {
-            events.push(Event::text("user", CONTROL));
-        }
-        let session = Session::new("infer", user, "s-1").with_events(events);
-        let added = backend.add_session_to_memory(&session).await;
-        let finds = |query: &str| {
-            let backend = &backend;
-            let query = query.to_owned();
-            async move {
-                backend
-                    .search_memory("infer", user, &query)
-                    .await
-                    .map_or(true, |found| !found.memories.is_empty())
+    let mut texts: Vec<String> = words
+        .iter()
+        .map(|word| {
+            if beside {
+                format!("{word} {CONTROL}")
+            } else {
+                (*word).to_owned()
             }
-        };
-        let mut found = None;
-        if added.is_ok()
-            && backend
-                .search_memory("infer", user, CONTROL)
-                .await
-                .is_ok_and(|found| !found.memories.is_empty())
-        {
-            let mut each = Vec::with_capacity(words.len());
-            for word in words {
-                each.push(finds(word).await);
-            }
-            found = Some(each);
-        }
-        drop(backend);
-        subject.clean(&namespace);
-        found
-    })
+        })
+        .collect();
+    if !beside {
+        texts.push(CONTROL.to_owned());
+    }
+    probe::found(subject, user, &texts, words)
 }
 
 #[cfg(test)]

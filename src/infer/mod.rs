@@ -7,9 +7,10 @@
 //! are decided in an order where each needs only those before it: the retrieval (a vector
 //! index over an embedder the kit can embed with, else lexical), the key, the re-add, the
 //! timestamps, tool data, the limit (counted directly), for a lexical backend the words it
-//! drops (probed directly: stop words and short terms searched alone, so the word rules are
-//! decided with them), the word rules of stored text and queries together and any or all
-//! words (both with no order promised), the case mapping, the dropped words again (the probed
+//! drops and whether it stems (both probed directly: stop words and short terms searched
+//! alone, a stored form of a word searched by another, so the word rules are decided with
+//! them), the word rules of stored text and queries together and any or all words (both with
+//! no order promised), the case mapping, the dropped words and the stemming again (the probed
 //! value or none, by their rules), what a blank query returns, the order, then the capabilities, each after the one it needs
 //! (`delete` after `entry_ids`). Where no word rules fit a lexical backend, it is inferred
 //! again as semantic, held to the contract rules.
@@ -37,7 +38,9 @@ mod decide;
 mod dropped;
 mod key;
 mod limit;
+mod probe;
 mod retrieval;
+mod stemming;
 mod strings;
 mod words;
 
@@ -47,8 +50,8 @@ use crate::conformance::{ProfileFile, Subject};
 use crate::profile::dimension::{CAPABILITIES, Dimension};
 use crate::profile::{
     BlankEvents, Capabilities, CaseMapping, DroppedWords, Duplicates, EventIds, EventsDelta,
-    KeyScheme, Limit, MultiWord, Order, Profile, Readd, Retrieval, Strings, Timestamps, ToolData,
-    Visibility, WordRule,
+    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Retrieval, Stemming, Strings,
+    Timestamps, ToolData, Visibility, WordRule,
 };
 
 use self::decide::Run;
@@ -203,6 +206,7 @@ impl Inference {
                 Duplicates::KEY,
                 serde_json::to_value(self.profile.duplicates),
             ),
+            (Stemming::KEY, serde_json::to_value(self.profile.stemming)),
         ] {
             if !written.iter().any(|k| k == key)
                 && let Some(claim) = self.claim(key)
@@ -246,6 +250,9 @@ impl Inference {
         // Decided for a lexical backend only (the table is for lexical retrieval).
         if self.profile.dropped_words.is_none() && self.claim(DroppedWords::KEY).is_none() {
             standing.push(format!("{} = none", DroppedWords::KEY));
+        }
+        if self.profile.stemming == Stemming::None && self.claim(Stemming::KEY).is_none() {
+            standing.push(format!("{} = none", Stemming::KEY));
         }
         if !standing.is_empty() {
             let _ = writeln!(
@@ -443,8 +450,8 @@ pub fn infer(
     the_rest(run, strings)
 }
 
-/// Every dimension after the retrieval, under the retrieval decided: the word rules and the
-/// dropped words only for a lexical one; the strings, `probed` first, checked last under the profile decided.
+/// Every dimension after the retrieval, under the retrieval decided: the word rules, the
+/// dropped words and the stemming only for a lexical one; the strings, `probed` first, checked last under the profile decided.
 fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
     key::decide(&mut run);
     run.dimension::<Readd>();
@@ -455,9 +462,13 @@ fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
         run.report("dropped_words (probing: each stop word and short query terms searched alone)");
         let dropped = dropped::probed(&run.subject());
         run.profile.dropped_words = dropped.clone();
+        run.report("stemming (probing: a stored form of a word searched by another form)");
+        let stems = stemming::probed(&run.subject());
+        run.profile.stemming = stems;
         words::decide(&mut run);
         run.dimension::<CaseMapping>();
         dropped::decide(&mut run, &dropped);
+        stemming::decide(&mut run, stems);
     } else {
         words::not_decided(&mut run);
     }
@@ -605,6 +616,9 @@ fn sound(profile: &mut Profile) {
     }
     if !profile.capabilities.entry_ids {
         profile.capabilities.delete = false;
+    }
+    if !profile.is_lexical() || matches!(profile.query_terms, QueryTerms::Substrings { .. }) {
+        profile.stemming = Stemming::None;
     }
 }
 

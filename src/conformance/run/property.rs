@@ -111,8 +111,7 @@ where
                 }
             }
             Err(failed) => {
-                let budget =
-                    (started.elapsed() * SHRINK_TIME_IN_CASES).clamp(SHRINK_TIME, SHRINK_TIME_CAP);
+                let budget = shrink_budget(started.elapsed());
                 let mut found = shrink(subject, &mut tree, failed, budget).await;
                 found.seed = seed;
                 found.case_seed = case_seed;
@@ -123,6 +122,14 @@ where
         }
     }
     Ok(passed)
+}
+
+/// How long shrinking a case that took `failing_case` to fail may take:
+/// [`SHRINK_TIME_IN_CASES`] times as long, within [`SHRINK_TIME`] and [`SHRINK_TIME_CAP`].
+fn shrink_budget(failing_case: Duration) -> Duration {
+    failing_case
+        .saturating_mul(SHRINK_TIME_IN_CASES)
+        .clamp(SHRINK_TIME, SHRINK_TIME_CAP)
 }
 
 /// The failing case `tree` shrunk for at most `budget` (and [`SHRINK_RUNS`] tries).
@@ -172,4 +179,25 @@ where
         counterexample.unshrunk_because = Some("the shrinking budget ran out");
     }
     counterexample
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fast case gets the floor, a slow one as long as its runs, a very slow one the cap
+    /// (and a case longer than any multiple can hold does not overflow).
+    #[test]
+    fn the_shrink_budget_is_the_failing_cases_time_within_the_floor_and_the_cap() {
+        assert_eq!(shrink_budget(Duration::ZERO), SHRINK_TIME);
+        assert_eq!(shrink_budget(Duration::from_millis(5)), SHRINK_TIME);
+        assert_eq!(
+            shrink_budget(Duration::from_secs(1)),
+            Duration::from_secs(u64::from(SHRINK_TIME_IN_CASES))
+        );
+        assert_eq!(shrink_budget(Duration::from_secs(10)), SHRINK_TIME_CAP);
+        assert_eq!(shrink_budget(Duration::MAX), SHRINK_TIME_CAP);
+        assert!(SHRINK_TIME < Duration::from_secs(u64::from(SHRINK_TIME_IN_CASES)));
+        assert!(Duration::from_secs(u64::from(SHRINK_TIME_IN_CASES)) < SHRINK_TIME_CAP);
+    }
 }

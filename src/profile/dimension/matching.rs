@@ -246,9 +246,9 @@ dimension! {
     Stemming {
         key: "stemming",
         label: "stemming",
-        // `infer` does not decide it: a backend is inferred as stemming nothing (its word-rule
-        // candidates stem nothing, so a stemmer's words fit none of them).
-        decided_by: &[],
+        // `infer` probes it (a stored form of a word searched by another) for a lexical
+        // backend, then decides the probed value or none by the rules that check it.
+        decided_by: &["punctuation.query", "punctuation.event", "query.multi_word"],
         field: stemming,
         values: [Stemming::None, Stemming::English],
     }
