@@ -880,9 +880,11 @@ fn a_store_that_stems_is_inferred_stemming_and_checked_by_its_rules() {
         let value = serde_json::to_string(&expected).expect("a stemming serialises");
         let checked = format!("checked by {}", decision.held.join(", "));
         assert!(
-            value_lines(&text).iter().any(|(k, v, comment)| k == "stemming"
-                && *v == value
-                && comment.as_deref() == Some(checked.as_str())),
+            value_lines(&text)
+                .iter()
+                .any(|(k, v, comment)| k == "stemming"
+                    && *v == value
+                    && comment.as_deref() == Some(checked.as_str())),
             "stemming = {value} is written with the rules that held:\n{text}"
         );
         let file = read_back(&text, "stemming").unwrap_or_else(|err| panic!("{err}\n{text}"));

@@ -252,6 +252,11 @@ impl<'a, P: FnMut(&str)> Run<'a, P> {
         });
     }
 
+    /// Whether `dimension` has been decided (and not forgotten).
+    pub(super) fn decided(&self, dimension: &str) -> bool {
+        self.decisions.iter().any(|d| d.dimension == dimension)
+    }
+
     /// Whether the last decision of `dimension` is a misfit.
     pub(super) fn misfit(&self, dimension: &str) -> bool {
         self.decisions

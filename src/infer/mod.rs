@@ -10,7 +10,8 @@
 //! drops and whether it stems (both probed directly: stop words and short terms searched
 //! alone, a stored form of a word searched by another, so the word rules are decided with
 //! them), the word rules of stored text and queries together and any or all words (both with
-//! no order promised), the case mapping, the dropped words and the stemming again (the probed
+//! no order promised), for a full-text word rule the diacritics it removes (probed directly: a
+//! word stored plain and searched accented), the case mapping, the dropped words and the stemming again (the probed
 //! value or none, by their rules), what a blank query returns, the order, then the capabilities, each after the one it needs
 //! (`delete` after `entry_ids`). Where no word rules fit a lexical backend, it is inferred
 //! again as semantic, held to the contract rules.
@@ -35,6 +36,7 @@
 //! ```
 
 mod decide;
+mod diacritics;
 mod dropped;
 mod key;
 mod limit;
@@ -466,6 +468,7 @@ fn the_rest(mut run: Run<impl FnMut(&str)>, probed: Strings) -> Inference {
         let stems = stemming::probed(&run.subject());
         run.profile.stemming = stems;
         words::decide(&mut run);
+        diacritics::decide(&mut run);
         run.dimension::<CaseMapping>();
         dropped::decide(&mut run, &dropped);
         stemming::decide(&mut run, stems);

@@ -11,7 +11,11 @@ use super::probe::{self, CONTROL};
 /// Snowball English and under the original Porter algorithm (so a backend on either stemmer
 /// is probed as stemming), neither inside the other (so a substring search does not find
 /// one by the other), none a stop word.
-const FORMS: [(&str, &str); 3] = [("brewed", "brewing"), ("baked", "bakes"), ("walks", "walked")];
+const FORMS: [(&str, &str); 3] = [
+    ("brewed", "brewing"),
+    ("baked", "bakes"),
+    ("walks", "walked"),
+];
 
 /// A word stored nowhere: a search of it that finds something means the backend finds
 /// entries by no word of the query, so the probe tells nothing.
@@ -30,9 +34,10 @@ pub(super) fn probed(subject: &Subject) -> Stemming {
     let mut queries: Vec<&str> = FORMS.iter().map(|(_, searched)| *searched).collect();
     queries.push(ABSENT);
     match probe::found(subject, "stemming", &texts, &queries) {
-        Some(found) if found.split_last().is_some_and(|(absent, forms)| {
-            !absent && forms.iter().all(|found| *found)
-        }) =>
+        Some(found)
+            if found
+                .split_last()
+                .is_some_and(|(absent, forms)| !absent && forms.iter().all(|found| *found)) =>
         {
             Stemming::English
         }
@@ -45,8 +50,7 @@ pub(super) fn probed(subject: &Subject) -> Stemming {
 /// substrings (matched unstemmed: a profile file refuses the two together).
 pub(super) fn decide(run: &mut Run<impl FnMut(&str)>, probed: Stemming) {
     let mut values = vec![Stemming::None];
-    if probed != Stemming::None
-        && !matches!(run.profile.query_terms, QueryTerms::Substrings { .. })
+    if probed != Stemming::None && !matches!(run.profile.query_terms, QueryTerms::Substrings { .. })
     {
         values.insert(0, probed);
     }
@@ -65,7 +69,11 @@ mod tests {
     fn the_probed_forms_are_one_word_each_and_stem_alike() {
         for (name, event_words, _) in super::super::words::candidates() {
             for word in FORMS.iter().flat_map(|(a, b)| [*a, *b]).chain([ABSENT]) {
-                assert_eq!(event_words.words(word), vec![word.to_owned()], "{name}: {word}");
+                assert_eq!(
+                    event_words.words(word),
+                    vec![word.to_owned()],
+                    "{name}: {word}"
+                );
             }
         }
         for (stored, searched) in FORMS {

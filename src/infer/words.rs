@@ -26,7 +26,7 @@ pub(super) fn decide(run: &mut Run<impl FnMut(&str)>) {
     run.profile.order = Order::Unordered;
     let (pair, with_separators, together) = (PAIR, WITH_SEPARATORS, TOGETHER);
     let pair_rules = WordRule::DECIDED_BY;
-    let all_rules: Vec<&'static str> = [WordRule::DECIDED_BY, MultiWord::DECIDED_BY].concat();
+    let all_rules = all_rules();
 
     let words = pairs(run);
     run.decide(pair, pair_rules, words);
@@ -56,10 +56,15 @@ pub(super) fn decide(run: &mut Run<impl FnMut(&str)>) {
     }
 }
 
+/// The rules of the word rules and any or all words, decided together.
+pub(super) fn all_rules() -> Vec<&'static str> {
+    [WordRule::DECIDED_BY, MultiWord::DECIDED_BY].concat()
+}
+
 /// Notes that the word rules are not decided: they run for lexical retrieval only, so the
 /// file keeps the reference's, which claim nothing about the backend.
 pub(super) fn not_decided(run: &mut Run<impl FnMut(&str)>) {
-    let rules: Vec<&'static str> = [WordRule::DECIDED_BY, MultiWord::DECIDED_BY].concat();
+    let rules = all_rules();
     run.declined(
         TOGETHER,
         "the reference's, not decided",
