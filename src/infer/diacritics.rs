@@ -58,13 +58,10 @@ pub(super) fn decide(run: &mut Run<impl FnMut(&str)>) {
                 rule.words(query).iter().all(|word| stored.contains(word)) == *found
             })
     };
-    let Some(probed) = [
-        RemoveDiacritics::All,
-        RemoveDiacritics::Single,
-        RemoveDiacritics::Keep,
-    ]
-    .into_iter()
-    .find(|remove| gives_found(*remove)) else {
+    let Some(probed) = RemoveDiacritics::VALUES
+        .into_iter()
+        .find(|remove| gives_found(*remove))
+    else {
         return;
     };
     if probed == taken {

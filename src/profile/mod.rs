@@ -374,6 +374,9 @@ pub enum RemoveDiacritics {
 }
 
 impl RemoveDiacritics {
+    /// Every value, the one that removes most first.
+    pub(crate) const VALUES: [Self; 3] = [Self::All, Self::Single, Self::Keep];
+
     /// The option's value in an FTS5 `tokenize` clause: `0`, `1` or `2`.
     pub fn fts5_option(self) -> u8 {
         match self {

@@ -46,8 +46,8 @@ use crate::embed::Embedder;
 use crate::profile::dimension::{Dimension, value_id};
 use crate::profile::{
     BlankEvents, BlankQuery, CaseMapping, DroppedWords, Duplicates, EventIds, EventsDelta,
-    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, Stemming, Strings, Timestamps,
-    ToolData, WordRule,
+    KeyScheme, Limit, MultiWord, Order, Profile, QueryTerms, Readd, RemoveDiacritics, Stemming,
+    Strings, Timestamps, ToolData, WordRule,
 };
 
 /// What a failure's minimal scenario says is at fault.
@@ -279,6 +279,7 @@ fn alternatives(profile: &Profile, returned: Option<usize>) -> Vec<Alternative> 
     others::<KeyScheme>(profile, &mut all);
     others::<Readd>(profile, &mut all);
     others::<WordRule>(profile, &mut all);
+    diacritics(profile, &mut all);
     others::<QueryTerms>(profile, &mut all);
     others::<CaseMapping>(profile, &mut all);
     others::<DroppedWords>(profile, &mut all);
@@ -315,6 +316,43 @@ fn others<D: Dimension>(profile: &Profile, all: &mut Vec<Alternative>) {
             fit: Fit {
                 declared: value_id(D::KEY, declared),
                 fits: value_id(D::KEY, entry),
+            },
+            profile: changed,
+        });
+    }
+}
+
+/// Under a full-text word rule, `profile` with each other `remove_diacritics`: one kind of
+/// value (`full text`) covers the three, which differ on accented letters only, so the line
+/// of the profile file to change is named (`event_words.remove_diacritics = single`).
+fn diacritics(profile: &Profile, all: &mut Vec<Alternative>) {
+    let WordRule::FullText {
+        remove_diacritics: declared,
+        script_runs,
+    } = profile.event_words
+    else {
+        return;
+    };
+    let id = |remove: RemoveDiacritics| {
+        let value = serde_json::to_value(remove)
+            .ok()
+            .and_then(|value| value.as_str().map(str::to_owned))
+            .unwrap_or_else(|| format!("{remove:?}"));
+        format!("{}.remove_diacritics = {value}", WordRule::KEY)
+    };
+    for other in RemoveDiacritics::VALUES {
+        if other == declared {
+            continue;
+        }
+        let mut changed = profile.clone();
+        changed.event_words = WordRule::FullText {
+            remove_diacritics: other,
+            script_runs,
+        };
+        all.push(Alternative {
+            fit: Fit {
+                declared: id(declared),
+                fits: id(other),
             },
             profile: changed,
         });
@@ -417,6 +455,37 @@ mod tests {
             "{lines:#?}"
         );
         assert!(at_fault.causes().contains(&"multi_word = all words"));
+    }
+
+    /// ADK Python's `SqliteMemoryService` (FTS5 `unicode61`, `remove_diacritics 1`) declared
+    /// as removing every diacritic: `việt` (two diacritics on one letter) does not find "viet",
+    /// and the failure names the option to change (`keep` fits this step too), not only other
+    /// word rules.
+    #[test]
+    fn a_full_text_search_that_kept_a_double_diacritic_fits_single() {
+        let stored = session("viet");
+        let key = stored.key();
+        let steps = vec![
+            Step::Add(stored),
+            search(&key, "vi\u{1ec7}t", vec![Expect::Oracle]),
+        ];
+        let found = counterexample(steps, Transcript::default(), returned(Vec::new()));
+        let mut profile = Profile::reference();
+        profile.event_words = WordRule::FullText {
+            remove_diacritics: RemoveDiacritics::All,
+            script_runs: true,
+        };
+        profile.query_terms = QueryTerms::WordRuns;
+        let at_fault = at_fault(&profile, None, &found).expect("judged");
+        let lines = fits(&at_fault);
+        assert!(
+            lines.contains(
+                &"step 2 contradicts `event_words.remove_diacritics = all`; it fits \
+                  `event_words.remove_diacritics = single`"
+                    .to_owned()
+            ),
+            "{lines:#?}"
+        );
     }
 
     #[test]
