@@ -374,7 +374,8 @@ pub enum RemoveDiacritics {
 }
 
 impl RemoveDiacritics {
-    /// Every value, the one that removes most first.
+    /// Every value, the one that removes most first (for infer and the failure's named value).
+    #[cfg_attr(not(feature = "harness"), allow(dead_code))]
     pub(crate) const VALUES: [Self; 3] = [Self::All, Self::Single, Self::Keep];
 
     /// The option's value in an FTS5 `tokenize` clause: `0`, `1` or `2`.
